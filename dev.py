@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Bootstrap and run the project's two everyday tasks from a fresh clone.
+
+    python3 dev.py demo [ARGS...]   watch bots play a whole game in the terminal
+    python3 dev.py test [ARGS...]   run the test suite (creates .venv on first use)
+
+Only Python 3.11+ is needed. The demo uses the standard library alone; the tests
+install pytest and hypothesis into a virtual environment in ``.venv``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".installed"
+
+
+def main(argv: list[str]) -> int:
+    if sys.version_info < (3, 11):
+        sys.exit(f"toprace_pi needs Python 3.11 or newer, this is {sys.version.split()[0]}")
+    if not argv or argv[0] not in ("demo", "test"):
+        sys.exit(__doc__)
+    task, rest = argv[0], argv[1:]
+    if task == "demo":
+        return subprocess.call([sys.executable, "-m", "toprace_pi", "demo", *rest], cwd=ROOT)
+    python = _test_env()
+    return subprocess.call([str(python), "-m", "pytest", *rest], cwd=ROOT)
+
+
+def _test_env() -> Path:
+    """A virtual environment with the package and its test extras, made once."""
+    python = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    pyproject = ROOT / "pyproject.toml"
+    if STAMP.exists() and STAMP.stat().st_mtime >= pyproject.stat().st_mtime and python.exists():
+        return python
+    print(f"setting up {VENV.name} (first run only)...", flush=True)
+    try:
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        sys.exit(f"cannot create {VENV}: {exc}\n(on Debian/Ubuntu: apt install python3-venv)")
+    pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.check_call([*pip, "-e", f"{ROOT}[test]"])
+    STAMP.touch()
+    return python
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

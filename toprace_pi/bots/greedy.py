@@ -1,0 +1,149 @@
+"""A simple greedy bot: helps its own cars, hinders the others, bids on its hand.
+
+It looks one decision ahead and no further, which makes it fast and a fair
+sparring partner for tests and the demo.
+"""
+
+from __future__ import annotations
+
+import random
+
+from toprace_pi.rules.actions import (
+    Action,
+    Bid,
+    Breakdown,
+    ChooseJoker,
+    MoveCar,
+    Pass,
+    PlaceCar,
+    PlayCard,
+    ReturnCar,
+    Sprint,
+    TakeCar,
+)
+from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
+from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.game import Game, Phase
+from toprace_pi.rules.track import FINISH
+
+#: How much one movement point in hand is worth when bidding for a car.
+POINT_VALUE = 2_500
+#: The bot never bids more than this share of its money.
+MAX_SHARE = 0.6
+
+
+class GreedyBot:
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+    def choose(self, game: Game) -> Action:
+        return _DECIDE[game.phase](self, game)
+
+    # --- auction ----------------------------------------------------------------
+
+    def _bid(self, game: Game) -> Action:
+        seat = game.to_move
+        assert seat is not None and game.auction is not None
+        amounts = game.auction.bid_range(game.money)
+        if not game.auction.may_pass():
+            return Bid(amounts[0])
+        limit = min(self._car_worth(game, seat), int(game.money[seat] * MAX_SHARE))
+        if amounts and amounts[0] <= limit:
+            return Bid(amounts[0])
+        return Pass()
+
+    def _car_worth(self, game: Game, seat: int) -> int:
+        points = self._hand_points(game, seat)
+        best = max((points[c] for c in game.cars_for_sale()), default=0)
+        return best * POINT_VALUE + self.rng.randrange(0, 20_000, 10_000)
+
+    def _take(self, game: Game) -> Action:
+        points = self._hand_points(game, game.to_move)  # type: ignore[arg-type]
+        return TakeCar(max(game.cars_for_sale(), key=lambda c: points[c]))
+
+    def _place(self, game: Game) -> Action:
+        starts = game.track.starting_spaces
+        return PlaceCar(max(game.free_starting_spaces(), key=lambda n: game.track.rank_key(starts[n])))
+
+    @staticmethod
+    def _hand_points(game: Game, seat: int) -> dict[Car, int]:
+        points = dict.fromkeys(CARS, 0)
+        for number in game.hands[seat] if game.hands else ():
+            card = game.deck[number]
+            if isinstance(card, MovementCard):
+                for car, value in card.moves:
+                    if car is not None:
+                        points[car] += value
+        return points
+
+    # --- race -------------------------------------------------------------------
+
+    def _play(self, game: Game) -> Action:
+        mine = self._mine(game)
+        return PlayCard(max(game.playable_cards(), key=lambda n: self._card_score(game, n, mine)))
+
+    def _card_score(self, game: Game, number: int, mine: set[Car]) -> float:
+        card = game.deck[number]
+        racing = set(game.board.at)
+        if isinstance(card, SprintBreakdownCard):
+            return 3.0 if mine & set(card.pair) and set(card.pair) <= racing else -1.0
+        score = 0.0
+        for car, value in card.moves:
+            if car is None:
+                score += value if mine & racing else 0.0
+            elif car in racing:
+                score += value if car in mine else -0.6 * value
+        return score
+
+    def _joker(self, game: Game) -> Action:
+        mine = self._mine(game)
+        choices = game.joker_choices()
+        own = [c for c in choices if c in mine and game.board.is_racing(c)]
+        if own:
+            return ChooseJoker(min(own, key=lambda c: game.track.rank_key(game.board.at[c])))
+        wasted = [c for c in choices if not game.board.is_racing(c)]
+        return ChooseJoker(wasted[0] if wasted else self.rng.choice(choices))
+
+    def _sprint_or_breakdown(self, game: Game) -> Action:
+        card = game.card
+        assert isinstance(card, SprintBreakdownCard)
+        a, b = card.pair
+        front = a if game.board.ahead(a, b) else b
+        rear = b if front is a else a
+        mine = self._mine(game)
+        return Sprint() if rear in mine or front in mine else Breakdown()
+
+    def _move(self, game: Game) -> Action:
+        assert game.moving is not None
+        car, ends = game.moving[0], game.moving[3]
+        key = self._end_key(game)
+        best = max(ends, key=key) if car in self._mine(game) else min(ends, key=key)
+        return MoveCar(car, game.track.space_id(best))
+
+    def _return(self, game: Game) -> Action:
+        assert game.returning is not None
+        car, spaces = game.returning
+        return ReturnCar(car, game.track.space_id(max(spaces, key=self._end_key(game))))
+
+    @staticmethod
+    def _end_key(game: Game):  # type: ignore[no-untyped-def]
+        return lambda s: (float("inf"), 0) if s == FINISH else game.track.rank_key(s)
+
+    @staticmethod
+    def _mine(game: Game) -> set[Car]:
+        return {c for c, s in game.owner.items() if s == game.to_move}
+
+
+_DECIDE = {
+    Phase.BID: GreedyBot._bid,
+    Phase.TAKE_CAR: GreedyBot._take,
+    Phase.PLACE_CAR: GreedyBot._place,
+    Phase.PLAY_CARD: GreedyBot._play,
+    Phase.CHOOSE_JOKER: GreedyBot._joker,
+    Phase.SPRINT_OR_BREAKDOWN: GreedyBot._sprint_or_breakdown,
+    Phase.MOVE_CAR: GreedyBot._move,
+    Phase.RETURN_CAR: GreedyBot._return,
+}

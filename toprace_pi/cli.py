@@ -1,0 +1,189 @@
+"""The ``toprace-pi`` command line.
+
+Errors in arguments or data files print one clear message on stderr and exit
+with status 2; nothing prints a traceback for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from toprace_pi import __version__
+from toprace_pi.bots import BOT_KINDS
+from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, load_deck, load_track, track_names
+from toprace_pi.errors import TopRaceError
+from toprace_pi.report import json_report, text_report
+from toprace_pi.rules.actions import Action
+from toprace_pi.rules.game import Game, Phase
+from toprace_pi.simulate import simulate
+
+USAGE_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _players(text: str) -> int:
+    value = int(text) if text.isdigit() else -1
+    if not 2 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"players must be a whole number from 2 to 6, not {text!r}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text) if text.isdigit() else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="toprace-pi", description="Top Race on an augmented table: rules engine, bots and tools.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    game_options = _Parser(add_help=False)
+    game_options.add_argument("--track", default=DEFAULT_TRACK, help=f"a shipped track ({', '.join(track_names())}) or a track file")
+    game_options.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
+    game_options.add_argument("--races", type=_positive, default=1, help="races in the match (default 1)")
+    game_options.add_argument("--seed", type=_seed, default=0, help="seed for the deal and the bots (default 0)")
+    game_options.add_argument("--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)")
+    game_options.add_argument("--deck", default=DEFAULT_DECK, help="a shipped deck or a deck file")
+
+    sim = commands.add_parser("simulate", parents=[game_options], help="play a whole bot game and print a report")
+    sim.add_argument("--json", action="store_true", help="print the report as one JSON document")
+    sim.set_defaults(run=_simulate)
+
+    demo = commands.add_parser("demo", parents=[game_options], help="watch bots play a whole game on the track")
+    demo.add_argument("--fast", action="store_true", help="no pauses between turns")
+    demo.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
+    demo.set_defaults(run=_demo)
+
+    track = commands.add_parser("track", help="show or check a track layout")
+    track_commands = track.add_subparsers(dest="track_command", required=True, parser_class=_Parser)
+    show = track_commands.add_parser("show", help="draw a track in the terminal")
+    show.add_argument("name", help="a shipped track or a track file")
+    show.add_argument("--svg", type=Path, metavar="FILE", help="also write a picture of the track")
+    show.add_argument("--no-colour", action="store_true")
+    show.set_defaults(run=_track_show)
+    track_commands.add_parser("list", help="list the shipped tracks").set_defaults(run=_track_list)
+
+    deck = commands.add_parser("deck", help="check a speed-card deck file")
+    deck_commands = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
+    check = deck_commands.add_parser("check", help="validate a deck file and show its fairness")
+    check.add_argument("file", nargs="?", default=DEFAULT_DECK, help="a deck file (default: the shipped deck)")
+    check.set_defaults(run=_deck_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except TopRaceError as exc:
+        print(f"toprace-pi: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    game = _play(args)
+    extra = {"seed": args.seed, "bots": args.bots}
+    if args.json:
+        print(json.dumps(json_report(game, extra), indent=2))
+    else:
+        print(text_report(game, extra))
+    return 0
+
+
+def _play(args: argparse.Namespace, on_action=None) -> Game:  # type: ignore[no-untyped-def]
+    track, deck = load_track(args.track), load_deck(args.deck)
+    return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
+                    on_action=on_action)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from toprace_pi.render.terminal import render_track
+
+    colour = not args.no_colour and sys.stdout.isatty()
+    pause = 0.0 if args.fast else 0.4
+    shown = 0
+
+    def show(game: Game, action: Action) -> None:
+        nonlocal shown
+        for event in game.events[shown:]:
+            print(event.text(game.names))
+        shown = len(game.events)
+        if game.phase is Phase.PLAY_CARD and game.board.at:
+            print(render_track(game.track, game.board, colour=colour))
+            time.sleep(pause)
+
+    game = _play(args, on_action=show)
+    print(render_track(game.track, game.board, colour=colour))
+    print("Final money: " + ", ".join(f"{n} {m:,}" for n, m in zip(game.names, game.money)))
+    return 0
+
+
+def _track_show(args: argparse.Namespace) -> int:
+    from toprace_pi.render.svg import track_svg
+    from toprace_pi.render.terminal import render_track
+
+    track = load_track(args.name)
+    print(f"{track.name}: {len(track.spaces)} spaces, {track.lanes} lanes, finish line at {track.finish_line:g}")
+    if track.reconstructed:
+        print("(a reconstructed layout: compare it with your board and correct the file where it differs)")
+    print(render_track(track, colour=not args.no_colour and sys.stdout.isatty()))
+    if args.svg:
+        try:
+            args.svg.write_text(track_svg(track), "utf-8")
+        except OSError as exc:
+            print(f"toprace-pi: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
+            return USAGE_ERROR
+        print(f"wrote {args.svg}")
+    return 0
+
+
+def _track_list(args: argparse.Namespace) -> int:
+    for name in track_names():
+        track = load_track(name)
+        print(f"{name:14} {track.name:14} {len(track.spaces):4} spaces, lap {track.finish_line:g}")
+    return 0
+
+
+def _deck_check(args: argparse.Namespace) -> int:
+    deck = load_deck(args.file)
+    print(f"{args.file}: {deck.name}, {len(deck)} cards: the composition is valid")
+    for car, (count, total) in deck.colour_totals().items():
+        print(f"  {car!s:7} on {count:2} cards, total value {total}")
+    jokers = sum(1 for c in deck.cards if getattr(c, "has_joker", False))
+    print(f"  joker on {jokers} cards")
+    unfair = deck.fairness_problems()
+    for problem in unfair:
+        print(f"warning: {problem}")
+    if not unfair:
+        print("fair: every car appears equally often with the same total value")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

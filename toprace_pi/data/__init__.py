@@ -1,0 +1,89 @@
+"""Track layouts and speed-card decks shipped as TOML files, and their loaders.
+
+This is the only place that reads them: the rules engine receives validated
+:class:`~toprace_pi.rules.track.Track` and :class:`~toprace_pi.rules.cards.Deck`
+objects. Every loader reports all problems of a file at once in one
+:class:`~toprace_pi.errors.DataError` naming the file.
+
+Track file format (see ``tracks/speed-street.toml`` for a full example)::
+
+    [track]
+    name = "Speed Street"
+    lanes = 3
+    finish_line = 60.0            # position of the finish line along the track
+    tip_lines = [15.0, 30.0, 45.0]
+    reconstructed = true          # the layout is not measured from a real board
+    note = "..."
+    spaces = [                    # still inside [track]
+      # id, lane (0 = leftmost in the direction of travel), front edge position,
+      # the spaces a car may step to ("finish" across the line), optional start
+      # number 1-6, optional curve = "left"/"right", drawing position x, y (space
+      # units) and heading (degrees, 0 = east, counter-clockwise).
+      { id = "a1", lane = 0, front = 1.0, next = ["a2", "b2"], start = 1, x = 0.0, y = 0.0, heading = 0.0 },
+    ]
+
+Deck file format: see ``decks/standard.toml``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+from toprace_pi.errors import DataError
+from toprace_pi.rules.cards import Deck
+from toprace_pi.rules.track import Track
+
+DEFAULT_TRACK = "speed-street"
+DEFAULT_DECK = "standard"
+
+
+def track_names() -> list[str]:
+    """The shipped tracks, by file name (``"speed-street"``...)."""
+    return sorted(_stem(p.name) for p in _folder("tracks").iterdir() if p.name.endswith(".toml"))
+
+
+def deck_names() -> list[str]:
+    return sorted(_stem(p.name) for p in _folder("decks").iterdir() if p.name.endswith(".toml"))
+
+
+def load_track(name_or_path: str | Path = DEFAULT_TRACK) -> Track:
+    """A shipped track by name (``"lake-lane"``) or a track file by path."""
+    source, text = _read("tracks", name_or_path, track_names())
+    return Track.from_dict(_parse(source, text), source)
+
+
+def load_deck(name_or_path: str | Path = DEFAULT_DECK) -> Deck:
+    """A shipped deck by name (``"standard"``) or a deck file by path."""
+    source, text = _read("decks", name_or_path, deck_names())
+    return Deck.from_dict(_parse(source, text), source)
+
+
+def _folder(kind: str):  # type: ignore[no-untyped-def]
+    return resources.files(__package__).joinpath(kind)
+
+
+def _stem(filename: str) -> str:
+    return filename.removesuffix(".toml")
+
+
+def _read(kind: str, name_or_path: str | Path, shipped: list[str]) -> tuple[str, str]:
+    name = str(name_or_path)
+    if name in shipped:
+        return f"{kind}/{name}.toml", _folder(kind).joinpath(f"{name}.toml").read_text("utf-8")
+    path = Path(name_or_path)
+    if not path.is_file():
+        choices = ", ".join(shipped)
+        raise DataError(name, [f"no such file, and not a shipped {kind[:-1]} ({choices})"])
+    try:
+        return str(path), path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataError(str(path), [f"cannot be read: {exc}"]) from None
+
+
+def _parse(source: str, text: str) -> dict:  # type: ignore[type-arg]
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(source, [f"not valid TOML: {exc}"]) from None

@@ -1,0 +1,103 @@
+"""Readable and JSON reports of a finished game, built from its events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from toprace_pi.rules.events import (
+    AuctionWon,
+    CardPlayed,
+    CarFinished,
+    CarPlaced,
+    GameEnded,
+    RaceEnded,
+    RaceStarted,
+    money,
+    ordinal,
+)
+from toprace_pi.rules.game import Game
+
+#: Events that start a block in the text report; the rest are indented under them.
+_HEADLINES = (RaceStarted, RaceEnded, GameEnded)
+
+
+def text_report(game: Game, extra: dict[str, Any] | None = None) -> str:
+    """The whole game as lines a person reads: auctions, every turn's card and
+    moves, finishes, placings, payouts and the final money."""
+    names = game.names
+    lines = [_title(game, extra or {})]
+    for event in game.events:
+        if isinstance(event, _HEADLINES):
+            lines.append("")
+            lines.append(event.text(names))
+        else:
+            indent = "  " if isinstance(event, (CardPlayed, AuctionWon, CarPlaced, CarFinished)) else "      "
+            lines.append(indent + event.text(names))
+        if isinstance(event, RaceEnded):
+            lines.extend(_race_summary(game, event))
+    lines.append("")
+    lines.append("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(names, game.money)))
+    return "\n".join(lines)
+
+
+def _title(game: Game, extra: dict[str, Any]) -> str:
+    s = game.settings
+    races = f"{s.races} race{'s' if s.races > 1 else ''}"
+    more = "".join(f", {k} {v}" for k, v in extra.items())
+    return f"Top Race on {game.track.name}: {', '.join(s.players)}; {races}{more}"
+
+
+def _race_summary(game: Game, result: RaceEnded) -> list[str]:
+    owners = _owners_by_race(game)[result.race - 1]
+    placings = ", ".join(
+        f"{ordinal(i)} {car}" + (f" ({game.names[owners[car]]})" if car in owners else "")
+        for i, car in enumerate(result.placements, 1)
+    )
+    payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(game.names, result.payouts))
+    return [f"  Placings: {placings}", f"  Payouts: {payouts}"]
+
+
+def _owners_by_race(game: Game) -> list[dict[Any, int]]:
+    races: list[dict[Any, int]] = []
+    for event in game.events:
+        if isinstance(event, RaceStarted):
+            races.append({})
+        elif isinstance(event, CarPlaced):
+            races[-1][event.car] = event.seat
+    return races
+
+
+def json_report(game: Game, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The same game as one JSON-ready document: settings, each race's auction,
+    turns, placements and payouts, and every player's final money."""
+    names = game.names
+    races: list[dict[str, Any]] = []
+    for event in game.events:
+        if isinstance(event, RaceStarted):
+            races.append({"race": event.race, "auction": [], "turns": []})
+        elif isinstance(event, AuctionWon):
+            races[-1]["auction"].append({"player": names[event.seat], "price": event.price, "forced": event.forced})
+        elif isinstance(event, CarPlaced):
+            races[-1]["auction"][-1].update(car=event.car.name.lower(), starting_space=event.start)
+        elif isinstance(event, CardPlayed):
+            races[-1]["turns"].append({"player": names[event.seat], "card": event.card, "events": []})
+        elif isinstance(event, RaceEnded):
+            races[-1].update(
+                placements=[c.name.lower() for c in event.placements],
+                payouts=dict(zip(names, event.payouts)),
+                reason=event.reason,
+            )
+        elif races and races[-1]["turns"] and not isinstance(event, GameEnded):
+            races[-1]["turns"][-1]["events"].append(event.text(names))
+    return {
+        "settings": {
+            "track": game.track.name,
+            "players": list(names),
+            "races": game.settings.races,
+            **(extra or {}),
+        },
+        "races": races,
+        "final_money": dict(zip(names, game.money)),
+        "winners": [names[s] for s in game.winners()],
+        "log": [str(a) for a in game.log],
+    }

@@ -1,0 +1,193 @@
+"""The actions of a game: small frozen values with a log notation.
+
+``str(action)`` is the notation used in saved games and logs (``"bid 40000"``,
+``"move red b12"``) and :func:`parse_action` reads it back. Actions do not say
+who takes them: the game knows whose decision it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Union
+
+from toprace_pi.errors import NotationError
+from toprace_pi.rules.cars import Car
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Chance: the shuffled speed cards dealt to the seats, and those left out.
+
+    ``hands`` is ``None`` when the cards were dealt by hand at a real table and the
+    game only learns them as they are played.
+    """
+
+    hands: tuple[tuple[int, ...], ...] | None
+    left_out: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        if self.hands is None:
+            return "deal hidden"
+        hands = "/".join(",".join(map(str, hand)) for hand in self.hands)
+        out = ",".join(map(str, self.left_out))
+        return f"deal {hands}" + (f" out {out}" if out else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bid {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeCar:
+    """The auction winner takes this car."""
+
+    car: Car
+
+    def __str__(self) -> str:
+        return f"take {self.car.name.lower()}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCar:
+    """The auction winner puts their new car on this numbered starting space."""
+
+    start: int
+
+    def __str__(self) -> str:
+        return f"start {self.start}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    number: int
+
+    def __str__(self) -> str:
+        return f"play {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseJoker:
+    """The car the joker on the card in play moves."""
+
+    car: Car
+
+    def __str__(self) -> str:
+        return f"joker {self.car.name.lower()}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sprint:
+    def __str__(self) -> str:
+        return "sprint"
+
+
+@dataclass(frozen=True, slots=True)
+class Breakdown:
+    def __str__(self) -> str:
+        return "breakdown"
+
+
+@dataclass(frozen=True, slots=True)
+class MoveCar:
+    """Where the car being moved ends: a space id, or ``"finish"``."""
+
+    car: Car
+    to: str
+
+    def __str__(self) -> str:
+        return f"move {self.car.name.lower()} {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnCar:
+    """Where the owner puts their broken-down car back on the track."""
+
+    car: Car
+    to: str
+
+    def __str__(self) -> str:
+        return f"return {self.car.name.lower()} {self.to}"
+
+
+Action = Union[Deal, Bid, Pass, TakeCar, PlaceCar, PlayCard, ChooseJoker, Sprint, Breakdown, MoveCar, ReturnCar]
+
+
+def parse_action(text: str) -> Action:
+    """Read an action from its notation; raises :class:`NotationError`."""
+    words = text.split()
+    if not words:
+        raise NotationError("empty action")
+    verb, args = words[0].lower(), words[1:]
+    try:
+        parse = _PARSERS[verb]
+    except KeyError:
+        raise NotationError(f"unknown action {verb!r} in {text!r}") from None
+    try:
+        return parse(args)
+    except ValueError as exc:
+        raise NotationError(f"cannot read {text!r}: {exc}") from None
+
+
+def _nothing(cls):  # type: ignore[no-untyped-def]
+    def parse(args: list[str]):  # type: ignore[no-untyped-def]
+        if args:
+            raise ValueError("takes no arguments")
+        return cls()
+
+    return parse
+
+
+def _one(cls, convert):  # type: ignore[no-untyped-def]
+    def parse(args: list[str]):  # type: ignore[no-untyped-def]
+        if len(args) != 1:
+            raise ValueError("takes exactly one argument")
+        return cls(convert(args[0]))
+
+    return parse
+
+
+def _car_then_space(cls):  # type: ignore[no-untyped-def]
+    def parse(args: list[str]):  # type: ignore[no-untyped-def]
+        if len(args) != 2:
+            raise ValueError("takes a colour and a space")
+        return cls(Car.parse(args[0]), args[1])
+
+    return parse
+
+
+def _deal(args: list[str]) -> Deal:
+    if args == ["hidden"]:
+        return Deal(None)
+    if len(args) not in (1, 3) or (len(args) == 3 and args[1] != "out"):
+        raise ValueError("expected 'deal HAND/HAND/...' with an optional 'out CARDS'")
+    hands = tuple(_numbers(hand) for hand in args[0].split("/"))
+    return Deal(hands, _numbers(args[2]) if len(args) == 3 else ())
+
+
+def _numbers(text: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in text.split(",")) if text else ()
+
+
+_PARSERS = {
+    "deal": _deal,
+    "bid": _one(Bid, int),
+    "pass": _nothing(Pass),
+    "take": _one(TakeCar, Car.parse),
+    "start": _one(PlaceCar, int),
+    "play": _one(PlayCard, int),
+    "joker": _one(ChooseJoker, Car.parse),
+    "sprint": _nothing(Sprint),
+    "breakdown": _nothing(Breakdown),
+    "move": _car_then_space(MoveCar),
+    "return": _car_then_space(ReturnCar),
+}

@@ -1,0 +1,108 @@
+"""The six car auctions before a race: who may bid, who opens, who must buy.
+
+Money is not moved here; the game does that when an auction is won. Where the
+rulebook is silent, a player may not bid more money than they have, except that
+a forced opening bid of 10,000 and the forced purchase of the last car are paid
+even into debt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toprace_pi.errors import IllegalActionError
+
+STEP = 10_000
+OPENING_BID = 10_000
+LAST_CAR_PRICE = 30_000
+AUCTIONS = 6
+
+
+class Auction:
+    """One round of six auctions. ``owned[seat]`` counts the cars each seat has won."""
+
+    def __init__(self, players: int, opener: int) -> None:
+        self.players = players
+        self.owned = [0] * players
+        self.number = 0
+        self.first_winner: int | None = None
+        self._begin(opener)
+
+    @property
+    def cars_left(self) -> int:
+        """Cars still to be auctioned, the one now up included."""
+        return AUCTIONS - self.number
+
+    def may_bid(self, seat: int) -> bool:
+        """A seat with a car may bid only while more cars are left than seats without one."""
+        without = self.owned.count(0)
+        return self.owned[seat] == 0 or self.cars_left > without
+
+    def _begin(self, candidate: int) -> None:
+        self.high = 0
+        self.leader: int | None = None
+        self.winner: int | None = None
+        self.forced = False
+        buyers = [s for s in range(self.players) if self.owned[s] == 0]
+        if self.cars_left == 1 and buyers:
+            self.winner, self.high, self.forced = buyers[0], LAST_CAR_PRICE, True
+            self.bidding = [False] * self.players
+            self.to_act = buyers[0]
+            return
+        if not self.may_bid(candidate):
+            candidate = next(s for s in self._clockwise(candidate) if self.owned[s] == 0)
+        self.opener = self.to_act = candidate
+        self.bidding = [self.may_bid(s) for s in range(self.players)]
+
+    def _clockwise(self, seat: int) -> list[int]:
+        return [(seat + i) % self.players for i in range(1, self.players + 1)]
+
+    def bid_range(self, money: Sequence[int]) -> range:
+        """The amounts the seat to act may bid now (possibly none)."""
+        if self.leader is None:
+            return range(OPENING_BID, max(OPENING_BID, money[self.to_act]) + 1, STEP)
+        return range(self.high + STEP, money[self.to_act] + 1, STEP)
+
+    def may_pass(self) -> bool:
+        return self.leader is not None
+
+    def check_bid(self, amount: int, money: Sequence[int], name: str) -> None:
+        if amount % STEP or amount <= 0:
+            raise IllegalActionError(f"bids go in steps of 10,000; {amount:,} is not one")
+        allowed = self.bid_range(money)
+        if self.leader is None and amount < OPENING_BID:
+            raise IllegalActionError(f"the opening bid must be at least {OPENING_BID:,}")
+        if amount not in allowed:
+            if amount <= self.high:
+                raise IllegalActionError(f"{name} must bid more than the {self.high:,} already bid")
+            raise IllegalActionError(f"{name} has only {money[self.to_act]:,} and cannot bid {amount:,}")
+
+    def bid(self, amount: int) -> None:
+        self.high, self.leader = amount, self.to_act
+        self._next_bidder()
+
+    def pass_(self) -> None:
+        self.bidding[self.to_act] = False
+        self._next_bidder()
+
+    def _next_bidder(self) -> None:
+        others = [s for s in range(self.players) if self.bidding[s] and s != self.leader]
+        if not others:
+            self.winner = self.leader
+            return
+        self.to_act = next(s for s in self._clockwise(self.to_act) if self.bidding[s])
+
+    def car_won(self) -> None:
+        """The winner has taken a car: record it and open the next auction, if any."""
+        assert self.winner is not None
+        winner = self.winner
+        self.owned[winner] += 1
+        if self.first_winner is None:
+            self.first_winner = winner
+        self.number += 1
+        if self.number < AUCTIONS:
+            self._begin((winner + 1) % self.players)
+
+    @property
+    def done(self) -> bool:
+        return self.number == AUCTIONS

@@ -1,0 +1,34 @@
+"""The six race cars and the white joker."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class Car(IntEnum):
+    """A race car. The integer value indexes per-car arrays."""
+
+    BLUE = 0
+    RED = 1
+    YELLOW = 2
+    BLACK = 3
+    PURPLE = 4
+    GREEN = 5
+
+    def __str__(self) -> str:
+        return self.name.capitalize()
+
+    @classmethod
+    def parse(cls, text: str) -> Car:
+        """Read a colour name in any case (``"red"``, ``"Red"``)."""
+        try:
+            return cls[text.strip().upper()]
+        except KeyError:
+            names = ", ".join(c.name.lower() for c in cls)
+            raise ValueError(f"unknown car colour {text!r} (one of {names})") from None
+
+
+CARS: tuple[Car, ...] = tuple(Car)
+
+#: The colour word printed on cards for the joker.
+JOKER = "white"

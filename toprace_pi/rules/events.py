@@ -1,0 +1,153 @@
+"""What happened: the engine's record of consequences, for reports and announcements.
+
+Actions are what players decide; events are what follows (a car finishing, prize
+money paid, movement forfeited). Each event can say itself in words, given the
+players' names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toprace_pi.rules.cars import Car
+
+PRIZES = (200_000, 150_000, 100_000, 60_000, 30_000, 10_000)
+
+
+def money(amount: int) -> str:
+    """Top Race Euro with thousands separators, as players say it."""
+    return f"{amount:,}"
+
+
+@dataclass(frozen=True, slots=True)
+class RaceStarted:
+    race: int
+    opener: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"Race {self.race}: speed cards dealt; {names[self.opener]} opens the first auction"
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionWon:
+    seat: int
+    price: int
+    forced: bool
+
+    def text(self, names: Sequence[str]) -> str:
+        how = "must buy the last car for" if self.forced else "wins the auction for"
+        return f"{names[self.seat]} {how} {money(self.price)}"
+
+
+@dataclass(frozen=True, slots=True)
+class CarPlaced:
+    seat: int
+    car: Car
+    start: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} takes {self.car} and puts it on starting space {self.start}"
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    seat: int
+    card: str
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} plays {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class CarMoved:
+    car: Car
+    frm: str
+    to: str
+    steps: int
+    points: int | None
+
+    def text(self, names: Sequence[str]) -> str:
+        lost = f" ({self.points - self.steps} forfeited, blocked)" if self.points and self.steps < self.points else ""
+        return f"{self.car} {self.frm} -> {self.to}{lost}"
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited:
+    car: Car | None
+    points: int
+    reason: str
+
+    def text(self, names: Sequence[str]) -> str:
+        who = "the joker" if self.car is None else str(self.car)
+        return f"{who}: {self.points} forfeited ({self.reason})"
+
+
+@dataclass(frozen=True, slots=True)
+class JokerChosen:
+    car: Car
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"joker moves {self.car}"
+
+
+@dataclass(frozen=True, slots=True)
+class BrokeDown:
+    car: Car
+    waits_for: Car
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{self.car} breaks down and waits beside the track for {self.waits_for}"
+
+
+@dataclass(frozen=True, slots=True)
+class CarReturned:
+    car: Car
+    to: str
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{self.car} is back on the track at {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class CarFinished:
+    car: Car
+    place: int
+    seat: int | None
+    prize: int
+
+    def text(self, names: Sequence[str]) -> str:
+        owner = f": {money(self.prize)} to {names[self.seat]}" if self.seat is not None else ""
+        return f"{self.car} finishes {ordinal(self.place)}{owner}"
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEnded:
+    race: int
+    placements: tuple[Car, ...]
+    payouts: tuple[int, ...]
+    reason: str
+
+    def text(self, names: Sequence[str]) -> str:
+        order = ", ".join(f"{ordinal(i)} {car}" for i, car in enumerate(self.placements, 1))
+        return f"Race {self.race} over ({self.reason}): {order}"
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    money: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def text(self, names: Sequence[str]) -> str:
+        who = " and ".join(names[s] for s in self.winners)
+        return f"Game over: {who} {'wins' if len(self.winners) == 1 else 'share the win'} with {money(max(self.money))}"
+
+
+def ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+Event = (
+    RaceStarted | AuctionWon | CarPlaced | CardPlayed | CarMoved | Forfeited | JokerChosen
+    | BrokeDown | CarReturned | CarFinished | RaceEnded | GameEnded
+)

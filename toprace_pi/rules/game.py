@@ -1,0 +1,609 @@
+"""A whole game of Top Race: one state object that knows what may happen next.
+
+:class:`Game` holds the settings, the money, the current race and the action log.
+``game.to_move`` says whose decision it is (a seat, :data:`CHANCE` for the deal,
+``None`` once the game is over) and ``game.phase`` what kind of decision.
+``game.legal_actions()`` lists what may be done and ``game.apply(action)`` does
+one, or raises :class:`~toprace_pi.errors.IllegalActionError` with a message a
+player understands and leaves the state exactly as it was.
+
+The engine never draws random numbers itself: the deal is a chance action in
+the log (:meth:`Game.deal`), so replaying the log rebuilds the game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from enum import Enum
+from typing import Any
+
+from toprace_pi.errors import IllegalActionError
+from toprace_pi.rules.actions import (
+    Action,
+    Bid,
+    Breakdown,
+    ChooseJoker,
+    Deal,
+    MoveCar,
+    Pass,
+    PlaceCar,
+    PlayCard,
+    ReturnCar,
+    Sprint,
+    TakeCar,
+    parse_action,
+)
+from toprace_pi.rules.auction import Auction
+from toprace_pi.rules.board import Board
+from toprace_pi.rules.cards import CARDS_PER_PLAYER, Deck, MovementCard, SprintBreakdownCard
+from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.events import (
+    PRIZES,
+    AuctionWon,
+    BrokeDown,
+    CardPlayed,
+    CarFinished,
+    CarMoved,
+    CarPlaced,
+    CarReturned,
+    Event,
+    Forfeited,
+    GameEnded,
+    JokerChosen,
+    RaceEnded,
+    RaceStarted,
+)
+from toprace_pi.rules.track import FINISH, Track
+
+CHANCE = -1
+START_CAPITAL = 200_000
+#: All banknotes of the box: 30x10k, 20x50k, 30x100k, 20x500k, 20x1M.
+BANKNOTES_TOTAL = 30 * 10_000 + 20 * 50_000 + 30 * 100_000 + 20 * 500_000 + 20 * 1_000_000
+FINISHES_TO_END = 5
+
+
+class Phase(Enum):
+    """The kind of decision the game waits for."""
+
+    DEAL = "deal the speed cards"
+    BID = "bid or pass"
+    TAKE_CAR = "take a car"
+    PLACE_CAR = "put the car on a starting space"
+    PLAY_CARD = "play a speed card"
+    CHOOSE_JOKER = "choose the car the joker moves"
+    SPRINT_OR_BREAKDOWN = "play the card as Sprint or Breakdown"
+    MOVE_CAR = "choose where the car ends its move"
+    RETURN_CAR = "put the broken-down car back on the track"
+    GAME_OVER = "nothing: the game is over"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the players agreed before the game. Seats are in clockwise order."""
+
+    players: tuple[str, ...]
+    races: int = 1
+    first_opener: int = 0
+    track: str = "speed-street"
+    deck: str = "standard"
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.players) <= 6:
+            raise IllegalActionError(f"Top Race is for 2 to 6 players, not {len(self.players)}")
+        if len(set(self.players)) != len(self.players):
+            raise IllegalActionError("every player needs a different name")
+        if self.races < 1:
+            raise IllegalActionError("a game has at least one race")
+        if not 0 <= self.first_opener < len(self.players):
+            raise IllegalActionError(f"no seat {self.first_opener} to open the first auction")
+
+
+class Game:
+    """One game of Top Race (base rules) on a track with a deck."""
+
+    def __init__(self, settings: Settings, track: Track, deck: Deck) -> None:
+        self.settings = settings
+        self.track = track
+        self.deck = deck
+        self.names = settings.players
+        self.players = len(settings.players)
+        self.money = [START_CAPITAL] * self.players
+        self.bank = BANKNOTES_TOTAL - START_CAPITAL * self.players
+        self.log: list[Action] = []
+        self.events: list[Event] = []
+        self.results: list[RaceEnded] = []
+        self.race = 0
+        self._begin_race()
+
+    def __repr__(self) -> str:
+        return f"<Game race {self.race}/{self.settings.races}, {self.phase.name}, to move: {self.to_move}>"
+
+    # --- the state machine ---------------------------------------------------
+
+    def _begin_race(self) -> None:
+        self.race += 1
+        self.phase = Phase.DEAL
+        self.to_move: int | None = CHANCE
+        self.board = Board(self.track)
+        self.owner: dict[Car, int] = {}
+        self.hands: list[list[int]] | None = None
+        self.hand_size = [0] * self.players
+        self.played: list[int] = []
+        self.auction: Auction | None = None
+        self.starter = 0
+        self.turn = 0
+        self.card: MovementCard | SprintBreakdownCard | None = None
+        self.slots: list[tuple[Car | None, int]] = []
+        self.moving: tuple[Car, int | None, int | None, tuple[int, ...]] | None = None
+        self.returning: tuple[Car, tuple[int, ...]] | None = None
+        self._after_return = self._continue_card
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def legal_actions(self) -> list[Action]:
+        """Every action allowed now (empty at the deal, a chance node, and at the end)."""
+        return _LEGAL[self.phase](self)
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> None:
+        """Carry out ``action`` for whoever is to move, or raise
+        :class:`IllegalActionError` and change nothing."""
+        handler = self._check(action)
+        self.log.append(action)
+        handler(self, action)
+
+    def apply_notation(self, text: str) -> Action:
+        action = parse_action(text)
+        self.apply(action)
+        return action
+
+    def _check(self, action: Action):  # type: ignore[no-untyped-def]
+        expected = _HANDLERS.get(self.phase, {})
+        handler = expected.get(type(action))
+        if handler is None:
+            raise IllegalActionError(self._wrong_time(action))
+        check, apply = handler
+        check(self, action)
+        return apply
+
+    def _wrong_time(self, action: Action) -> str:
+        if self.is_over:
+            return f"the game is over; {action} is not possible"
+        who = "chance" if self.to_move == CHANCE else self.names[self.to_move]  # type: ignore[index]
+        return f"now {who} must {self.phase.value}; {action} is not possible"
+
+    @property
+    def current_name(self) -> str:
+        return "" if self.to_move is None or self.to_move == CHANCE else self.names[self.to_move]
+
+    # --- dealing ---------------------------------------------------------------
+
+    def cards_per_player(self) -> int:
+        return CARDS_PER_PLAYER[self.players]
+
+    def deal(self, rng: random.Random) -> Deal:
+        """The chance action for the deal, shuffled with ``rng`` (not applied)."""
+        cards = list(self.deck.numbers)
+        rng.shuffle(cards)
+        k = self.cards_per_player()
+        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.players))
+        return Deal(hands, tuple(sorted(cards[self.players * k:])))
+
+    def _check_deal(self, action: Deal) -> None:
+        if action.hands is None:
+            return
+        k = self.cards_per_player()
+        if len(action.hands) != self.players or any(len(h) != k for h in action.hands):
+            raise IllegalActionError(f"a deal for {self.players} players gives each {k} speed cards")
+        everything = [n for hand in action.hands for n in hand] + list(action.left_out)
+        if sorted(everything) != sorted(self.deck.numbers):
+            raise IllegalActionError("a deal must hand out every speed card of the deck exactly once")
+
+    def _apply_deal(self, action: Deal) -> None:
+        self.hands = None if action.hands is None else [list(h) for h in action.hands]
+        self.hand_size = [self.cards_per_player()] * self.players
+        opener = (self.settings.first_opener + self.race - 1) % self.players
+        self.events.append(RaceStarted(self.race, opener))
+        self.auction = Auction(self.players, opener)
+        self._next_auction_step()
+
+    # --- auction ---------------------------------------------------------------
+
+    def _next_auction_step(self) -> None:
+        auction = self.auction
+        assert auction is not None
+        if auction.done:
+            self._start_race()
+        elif auction.winner is not None:
+            self._auction_won()
+        else:
+            self.phase, self.to_move = Phase.BID, auction.to_act
+
+    def _auction_won(self) -> None:
+        auction = self.auction
+        assert auction is not None and auction.winner is not None
+        self._pay_bank(auction.winner, auction.high)
+        self.events.append(AuctionWon(auction.winner, auction.high, auction.forced))
+        self.phase, self.to_move = Phase.TAKE_CAR, auction.winner
+
+    def _check_bid(self, action: Bid) -> None:
+        assert self.auction is not None
+        self.auction.check_bid(action.amount, self.money, self.current_name)
+
+    def _apply_bid(self, action: Bid) -> None:
+        assert self.auction is not None
+        self.auction.bid(action.amount)
+        self._next_auction_step()
+
+    def _check_pass(self, action: Pass) -> None:
+        assert self.auction is not None
+        if not self.auction.may_pass():
+            raise IllegalActionError(f"{self.current_name} opens this auction and may not pass")
+
+    def _apply_pass(self, action: Pass) -> None:
+        assert self.auction is not None
+        self.auction.pass_()
+        self._next_auction_step()
+
+    def cars_for_sale(self) -> list[Car]:
+        return [c for c in CARS if c not in self.owner]
+
+    def _check_take(self, action: TakeCar) -> None:
+        if action.car in self.owner:
+            raise IllegalActionError(f"{action.car} already belongs to {self.names[self.owner[action.car]]}")
+
+    def _apply_take(self, action: TakeCar) -> None:
+        self.owner[action.car] = self.to_move  # type: ignore[assignment]
+        self.phase = Phase.PLACE_CAR
+
+    def free_starting_spaces(self) -> list[int]:
+        return [n for n, s in sorted(self.track.starting_spaces.items()) if s not in self.board.occupied]
+
+    def _check_place(self, action: PlaceCar) -> None:
+        if action.start not in self.track.starting_spaces:
+            raise IllegalActionError(f"there is no starting space {action.start}")
+        if action.start not in self.free_starting_spaces():
+            raise IllegalActionError(f"starting space {action.start} is taken")
+
+    def _apply_place(self, action: PlaceCar) -> None:
+        assert self.auction is not None
+        car = self._car_being_placed()
+        self.board.place(car, self.track.starting_spaces[action.start])
+        self.events.append(CarPlaced(self.to_move, car, action.start))  # type: ignore[arg-type]
+        self.auction.car_won()
+        self._next_auction_step()
+
+    def _car_being_placed(self) -> Car:
+        return next(c for c, s in self.owner.items() if s == self.to_move and not self._placed(c))
+
+    def _placed(self, car: Car) -> bool:
+        return car in self.board.at
+
+    # --- race: playing cards -----------------------------------------------------
+
+    def _start_race(self) -> None:
+        assert self.auction is not None and self.auction.first_winner is not None
+        self.starter = self.turn = self.auction.first_winner
+        self._begin_turn()
+
+    def takes_part(self, seat: int) -> bool:
+        """A seat plays on while it holds speed cards and owns a car not yet finished."""
+        return self.hand_size[seat] > 0 and any(
+            s == seat and c not in self.board.finished for c, s in self.owner.items()
+        )
+
+    def _begin_turn(self) -> None:
+        for step in range(self.players):
+            seat = (self.turn + step) % self.players
+            if self.takes_part(seat):
+                self.turn = seat
+                self.phase, self.to_move = Phase.PLAY_CARD, seat
+                return
+        self._end_race("all speed cards are played")
+
+    def playable_cards(self) -> list[int]:
+        if self.hands is not None:
+            return list(self.hands[self.turn])
+        return [n for n in self.deck.numbers if n not in self.played]
+
+    def _check_play(self, action: PlayCard) -> None:
+        name = self.names[self.turn]
+        if action.number not in self.deck:
+            raise IllegalActionError(f"there is no speed card #{action.number} in this deck")
+        if action.number in self.played:
+            raise IllegalActionError(f"speed card {self.deck[action.number]} was already played in this race")
+        if self.hands is not None and action.number not in self.hands[self.turn]:
+            raise IllegalActionError(f"{name} does not hold speed card {self.deck[action.number]}")
+
+    def _apply_play(self, action: PlayCard) -> None:
+        if self.hands is not None:
+            self.hands[self.turn].remove(action.number)
+        self.hand_size[self.turn] -= 1
+        self.played.append(action.number)
+        card = self.card = self.deck[action.number]
+        self.events.append(CardPlayed(self.turn, str(card)))
+        if isinstance(card, SprintBreakdownCard):
+            self._start_sprint_breakdown(card)
+        else:
+            self.slots = list(card.moves)
+            self._continue_card()
+
+    def _continue_card(self) -> None:
+        """Work through the card's cars in printed order until one needs a decision."""
+        while self.slots:
+            car, points = self.slots[0]
+            if car is None:
+                self.phase, self.to_move = Phase.CHOOSE_JOKER, self.turn
+                return
+            self.slots.pop(0)
+            if self._offer_move(car, points):
+                return
+        self._end_turn()
+
+    def _offer_move(self, car: Car, points: int) -> bool:
+        """Ask where ``car`` ends, if it can move; record a forfeit otherwise."""
+        if car in self.board.finished:
+            self.events.append(Forfeited(car, points, "already finished"))
+            return False
+        if car in self.board.waiting:
+            self.events.append(Forfeited(car, points, "broken down"))
+            return False
+        steps, ends = self.board.move_options(car, points)
+        if not ends:
+            self.events.append(Forfeited(car, points, "blocked"))
+            return False
+        self.moving = (car, points, steps, ends)
+        self.phase, self.to_move = Phase.MOVE_CAR, self.turn
+        return True
+
+    def _end_turn(self) -> None:
+        self.card, self.moving = None, None
+        self.turn = (self.turn + 1) % self.players
+        self._begin_turn()
+
+    # --- race: joker, sprint, breakdown ------------------------------------------
+
+    def joker_choices(self) -> list[Car]:
+        assert isinstance(self.card, MovementCard)
+        return [c for c in CARS if c not in self.card.cars]
+
+    def _check_joker(self, action: ChooseJoker) -> None:
+        assert isinstance(self.card, MovementCard)
+        if action.car in self.card.cars:
+            raise IllegalActionError(f"{action.car} is already on this card, the joker cannot move it")
+
+    def _apply_joker(self, action: ChooseJoker) -> None:
+        _, points = self.slots.pop(0)
+        self.events.append(JokerChosen(action.car))
+        if not self._offer_move(action.car, points):
+            self._continue_card()
+
+    def _start_sprint_breakdown(self, card: SprintBreakdownCard) -> None:
+        a, b = card.pair
+        for car in card.pair:
+            if car in self.board.finished or car in self.board.waiting:
+                why = "has finished" if car in self.board.finished else "is broken down"
+                self.events.append(Forfeited(car, 0, f"Sprint/Breakdown void: {car} {why}"))
+                self._end_turn()
+                return
+        self.phase, self.to_move = Phase.SPRINT_OR_BREAKDOWN, self.turn
+
+    def _pair_in_order(self) -> tuple[Car, Car]:
+        """The card's two cars as (further behind, further ahead)."""
+        assert isinstance(self.card, SprintBreakdownCard)
+        a, b = self.card.pair
+        return (b, a) if self.board.ahead(a, b) else (a, b)
+
+    def _apply_sprint(self, action: Sprint) -> None:
+        rear, front = self._pair_in_order()
+        ends = self.board.sprint_options(rear, front)
+        if not ends:
+            self.events.append(Forfeited(rear, 0, "sprint: no space to move to"))
+            self._end_turn()
+            return
+        self.moving = (rear, None, None, ends)
+        self.phase = Phase.MOVE_CAR
+
+    def _apply_breakdown(self, action: Breakdown) -> None:
+        rear, front = self._pair_in_order()
+        self.board.break_down(front, rear)
+        self.events.append(BrokeDown(front, rear))
+        self._after_return = self._end_turn
+        if not self._offer_return(front):
+            self._end_turn()
+
+    # --- race: moving cars ---------------------------------------------------------
+
+    def move_ends(self) -> list[str]:
+        """Space ids (or ``"finish"``) where the car being moved may end."""
+        assert self.moving is not None
+        return [self.track.space_id(s) for s in self.moving[3]]
+
+    def move_route(self, to: str) -> list[str]:
+        """The spaces the car being moved drives over to end on ``to``."""
+        assert self.moving is not None
+        car, _, steps, _ = self.moving
+        return [self.track.space_id(s) for s in self.board.route(car, steps, self.track.index(to))]
+
+    def _check_move(self, action: MoveCar) -> None:
+        assert self.moving is not None
+        car = self.moving[0]
+        if action.car != car:
+            raise IllegalActionError(f"{car} is to be moved now, not {action.car}")
+        if action.to not in self.move_ends():
+            ends = ", ".join(self.move_ends())
+            raise IllegalActionError(f"{car} cannot end on {action.to}; it may end on {ends}")
+
+    def _apply_move(self, action: MoveCar) -> None:
+        assert self.moving is not None
+        car, points, steps, _ = self.moving
+        self.moving = None
+        start = self.track.space_id(self.board.at[car])
+        finished = self.board.move(car, self.track.index(action.to))
+        self.events.append(CarMoved(car, start, action.to, steps or 0, points))
+        if finished:
+            self._car_finished(car)
+            if len(self.board.finished) >= FINISHES_TO_END:
+                self._end_race(f"{FINISHES_TO_END} cars have finished")
+                return
+        waiting = [w for w, wait in self.board.waiting.items() if wait.chaser == car]
+        self._after_return = self._continue_card if points is not None else self._end_turn
+        if not (waiting and self._offer_return(waiting[0])):
+            self._after_return()
+
+    def _car_finished(self, car: Car) -> None:
+        place = len(self.board.finished)
+        seat = self.owner.get(car)
+        prize = PRIZES[place - 1]
+        if seat is not None:
+            self._pay_player(seat, prize)
+        self.events.append(CarFinished(car, place, seat, prize))
+
+    def _offer_return(self, car: Car) -> bool:
+        """If ``car``'s chaser has caught up, ask its owner where it goes back."""
+        if not self.board.caught_up(car):
+            return False
+        spaces = self.board.return_options(car)
+        if not spaces:
+            return False
+        self.returning = (car, spaces)
+        self.phase, self.to_move = Phase.RETURN_CAR, self.owner.get(car, self.turn)
+        return True
+
+    def return_spaces(self) -> list[str]:
+        assert self.returning is not None
+        return [self.track.space_id(s) for s in self.returning[1]]
+
+    def _check_return(self, action: ReturnCar) -> None:
+        assert self.returning is not None
+        car = self.returning[0]
+        if action.car != car:
+            raise IllegalActionError(f"{car} is the car to put back, not {action.car}")
+        if action.to not in self.return_spaces():
+            spaces = ", ".join(self.return_spaces())
+            raise IllegalActionError(f"{car} can go back on {spaces}, not on {action.to}")
+
+    def _apply_return(self, action: ReturnCar) -> None:
+        self.returning = None
+        self.board.put_back(action.car, self.track.index(action.to))
+        self.events.append(CarReturned(action.car, action.to))
+        self._after_return()
+
+    # --- race end, money --------------------------------------------------------------
+
+    def _end_race(self, reason: str) -> None:
+        placements = tuple(self.board.standings())
+        for car in placements[len(self.board.finished):]:
+            self.board.finished.append(car)
+            self._car_finished(car)
+        payouts = [0] * self.players
+        for place, car in enumerate(placements):
+            if car in self.owner:
+                payouts[self.owner[car]] += PRIZES[place]
+        result = RaceEnded(self.race, placements, tuple(payouts), reason)
+        self.results.append(result)
+        self.events.append(result)
+        if self.race < self.settings.races:
+            self._begin_race()
+        else:
+            self.phase, self.to_move = Phase.GAME_OVER, None
+            best = max(self.money)
+            self.events.append(GameEnded(tuple(self.money), tuple(s for s, m in enumerate(self.money) if m == best)))
+
+    def _pay_bank(self, seat: int, amount: int) -> None:
+        self.money[seat] -= amount
+        self.bank += amount
+
+    def _pay_player(self, seat: int, amount: int) -> None:
+        self.money[seat] += amount
+        self.bank -= amount
+
+    def winners(self) -> list[int]:
+        """The richest seat(s), once the game is over."""
+        best = max(self.money)
+        return [s for s, m in enumerate(self.money) if m == best]
+
+    # --- saving and replaying ---------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Settings, the action log and a snapshot, all plain JSON values."""
+        return {
+            "format": "toprace-pi game 1",
+            "settings": asdict(self.settings),
+            "log": [str(a) for a in self.log],
+            "snapshot": self.snapshot(),
+        }
+
+    def snapshot(self) -> dict[str, Any]:
+        """The visible state as plain values, for checks and displays."""
+        return {
+            "race": self.race,
+            "phase": self.phase.name,
+            "to_move": self.to_move,
+            "money": list(self.money),
+            "bank": self.bank,
+            "owners": {c.name.lower(): s for c, s in sorted(self.owner.items())},
+            "positions": {c.name.lower(): self.track.space_id(s) for c, s in sorted(self.board.at.items())},
+            "waiting": {c.name.lower(): self.track.space_id(w.space) for c, w in sorted(self.board.waiting.items())},
+            "finished": [c.name.lower() for c in self.board.finished],
+            "hand_size": list(self.hand_size),
+            "played": list(self.played),
+            "results": [[c.name.lower() for c in r.placements] for r in self.results],
+        }
+
+    @classmethod
+    def replay(cls, settings: Settings, track: Track, deck: Deck, log: Sequence[Action | str]) -> Game:
+        """Rebuild a game by applying ``log`` (actions or their notation) from the start."""
+        game = cls(settings, track, deck)
+        for entry in log:
+            game.apply(parse_action(entry) if isinstance(entry, str) else entry)
+        return game
+
+
+def _legal_bids(game: Game) -> list[Action]:
+    assert game.auction is not None
+    actions: list[Action] = [Pass()] if game.auction.may_pass() else []
+    return actions + [Bid(a) for a in game.auction.bid_range(game.money)]
+
+
+def _no_check(game: Game, action: Action) -> None:
+    return None
+
+
+_LEGAL = {
+    Phase.DEAL: lambda g: [],
+    Phase.BID: _legal_bids,
+    Phase.TAKE_CAR: lambda g: [TakeCar(c) for c in g.cars_for_sale()],
+    Phase.PLACE_CAR: lambda g: [PlaceCar(n) for n in g.free_starting_spaces()],
+    Phase.PLAY_CARD: lambda g: [PlayCard(n) for n in g.playable_cards()],
+    Phase.CHOOSE_JOKER: lambda g: [ChooseJoker(c) for c in g.joker_choices()],
+    Phase.SPRINT_OR_BREAKDOWN: lambda g: [Sprint(), Breakdown()],
+    Phase.MOVE_CAR: lambda g: [MoveCar(g.moving[0], to) for to in g.move_ends()],
+    Phase.RETURN_CAR: lambda g: [ReturnCar(g.returning[0], to) for to in g.return_spaces()],
+    Phase.GAME_OVER: lambda g: [],
+}
+
+_HANDLERS = {
+    Phase.DEAL: {Deal: (Game._check_deal, Game._apply_deal)},
+    Phase.BID: {Bid: (Game._check_bid, Game._apply_bid), Pass: (Game._check_pass, Game._apply_pass)},
+    Phase.TAKE_CAR: {TakeCar: (Game._check_take, Game._apply_take)},
+    Phase.PLACE_CAR: {PlaceCar: (Game._check_place, Game._apply_place)},
+    Phase.PLAY_CARD: {PlayCard: (Game._check_play, Game._apply_play)},
+    Phase.CHOOSE_JOKER: {ChooseJoker: (Game._check_joker, Game._apply_joker)},
+    Phase.SPRINT_OR_BREAKDOWN: {
+        Sprint: (_no_check, Game._apply_sprint),
+        Breakdown: (_no_check, Game._apply_breakdown),
+    },
+    Phase.MOVE_CAR: {MoveCar: (Game._check_move, Game._apply_move)},
+    Phase.RETURN_CAR: {ReturnCar: (Game._check_return, Game._apply_return)},
+}
