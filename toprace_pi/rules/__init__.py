@@ -1,0 +1,35 @@
+"""The pure rules engine of Top Race: no I/O, no hardware, no randomness of its own.
+
+Start with :class:`Game`::
+
+    game = Game(Settings(("Anna", "Ben")), track, deck)
+    game.apply(game.deal(random.Random(7)))     # chance: the shuffled deal
+    game.legal_actions()                         # [Bid(amount=10000), ...]
+    game.apply(Bid(10_000))
+"""
+
+from toprace_pi.rules.actions import (
+    Action,
+    Bid,
+    Breakdown,
+    ChooseJoker,
+    Deal,
+    MoveCar,
+    Pass,
+    PlaceCar,
+    PlayCard,
+    ReturnCar,
+    Sprint,
+    TakeCar,
+    parse_action,
+)
+from toprace_pi.rules.cards import Deck, MovementCard, SprintBreakdownCard
+from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.game import CHANCE, Game, Phase, Settings
+from toprace_pi.rules.track import FINISH, Track
+
+__all__ = [
+    "Action", "Bid", "Breakdown", "CARS", "CHANCE", "Car", "ChooseJoker", "Deal", "Deck", "FINISH",
+    "Game", "MoveCar", "MovementCard", "Pass", "Phase", "PlaceCar", "PlayCard", "ReturnCar",
+    "Settings", "Sprint", "SprintBreakdownCard", "TakeCar", "Track", "parse_action",
+]

@@ -35,6 +35,16 @@ class Board:
         other.finished = list(self.finished)
         return other
 
+    def set_up(self, positions: dict[Car, int]) -> None:
+        """Put cars on given spaces, as players do to set up a position to study."""
+        for car in positions:
+            if car in self.at:
+                self.occupied.discard(self.at.pop(car))
+        for car, space in positions.items():
+            if space in self.occupied:
+                raise ValueError(f"two cars on space {self.track.space_id(space)}")
+            self.place(car, space)
+
     def is_racing(self, car: Car) -> bool:
         """On the track (not finished, not broken down, and placed)."""
         return car in self.at

@@ -370,8 +370,11 @@ class _TrackBuilder:
         by_id = {r["id"]: r for r in raw}
         finish = header["finish_line"]
         backs = _backs(raw, by_id)
+        self._check_lanes(raw)
         for r in raw:
             where = f"space {r['id']}"
+            if r["front"] == finish and FINISH_ID not in r["next"]:
+                self.fail(where, "lies on the finish line but has no step to the finish")
             if r["front"] > finish:
                 self.fail(where, f"front {r['front']} lies past the finish line {finish}")
             if not r["next"]:
@@ -394,8 +397,17 @@ class _TrackBuilder:
             self.fail(where, f"the step to {target} goes sideways or backward")
         elif abs(t["lane"] - r["lane"]) > 1:
             self.fail(where, f"the step to {target} jumps over a lane")
+        elif t["lane"] == r["lane"] and backs[target] != r["front"]:
+            self.fail(where, f"the step to {target} skips a space of its lane")
         elif t["lane"] != r["lane"] and backs[target] < r["front"] and r.get("curve") is None:
             self.fail(where, f"the step to {target} is sideways, allowed only on curve spaces")
+
+    def _check_lanes(self, raw: list[dict[str, Any]]) -> None:
+        seen: dict[tuple[int, float], str] = {}
+        for r in raw:
+            other = seen.setdefault((r["lane"], float(r["front"])), r["id"])
+            if other != r["id"]:
+                self.fail(f"space {r['id']}", f"has the same lane and front edge as {other}")
 
     def _check_starts(self, raw: list[dict[str, Any]]) -> None:
         numbers = [r["start"] for r in raw if r.get("start") is not None]

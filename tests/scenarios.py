@@ -1,0 +1,61 @@
+"""Set up games at a chosen moment, like a rulebook example, through legal actions."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toprace_pi.data import load_deck
+from toprace_pi.rules import Bid, Car, Deal, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
+from toprace_pi.rules.cards import CARDS_PER_PLAYER
+
+NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
+DECK = load_deck()
+
+
+def deal_with(players: int, hands: Sequence[Sequence[int]] = ()) -> Deal:
+    """A deal in which seat i holds ``hands[i]`` (the rest filled in deck order)."""
+    k = CARDS_PER_PLAYER[players]
+    wanted = [list(h) for h in hands] + [[] for _ in range(players - len(hands))]
+    rest = [n for n in DECK.numbers if all(n not in h for h in wanted)]
+    for hand in wanted:
+        while len(hand) < k:
+            hand.append(rest.pop(0))
+    return Deal(tuple(tuple(sorted(h)) for h in wanted), tuple(rest))
+
+
+def new_game(track: Track, players: int = 2, races: int = 1) -> Game:
+    return Game(Settings(NAMES[:players], races=races), track, DECK)
+
+
+def race_ready(
+    track: Track,
+    owners: dict[Car, int],
+    *,
+    players: int = 2,
+    hands: Sequence[Sequence[int]] = (),
+    positions: dict[Car, str] | None = None,
+) -> Game:
+    """A game whose auctions gave each car to ``owners[car]`` (in the dict's order),
+    now at the start of the race; ``positions`` then moves cars to given spaces."""
+    game = new_game(track, players)
+    game.apply(deal_with(players, hands))
+    for car, seat in owners.items():
+        win_auction(game, seat)
+        game.apply(TakeCar(car))
+        game.apply(PlaceCar(game.free_starting_spaces()[0]))
+    assert game.phase is Phase.PLAY_CARD, game.phase
+    if positions:
+        game.board.set_up({car: track.index(space) for car, space in positions.items()})
+    return game
+
+
+def win_auction(game: Game, seat: int) -> None:
+    """Bid so that ``seat`` wins the current auction at the lowest price."""
+    while game.phase is Phase.BID:
+        auction = game.auction
+        assert auction is not None
+        if game.to_move == seat or not auction.may_pass():
+            game.apply(Bid(auction.bid_range(game.money)[0]))
+        else:
+            game.apply(Pass())
+    assert game.phase is Phase.TAKE_CAR and game.to_move == seat, (game.phase, game.to_move)
