@@ -37,7 +37,7 @@ def test_the_cards_cars_move_in_printed_order_by_their_values():
     game.apply(PlayCard(RED_6))
     order = []
     while game.phase is Phase.MOVE_CAR:
-        order.append(game.moving[0])
+        order.append(game.moving.car)
         game.apply(game.legal_actions()[0])
     assert order == [R, Y, K, B]
     moved = [e for e in game.events if isinstance(e, CarMoved)]
@@ -51,7 +51,7 @@ def test_a_car_moved_earlier_on_the_card_can_block_a_later_one():
     game.apply(MoveCar(Y, "a11"))
     assert set(game.move_ends()) == {"a13", "b13", "c13"}
     game.apply(MoveCar(R, "b13"))
-    assert game.moving[0] == K and game.moving[2] == 2
+    assert game.moving.car == K and game.moving.steps == 2
 
 
 def test_the_joker_moves_any_car_not_shown_on_the_card():
@@ -66,9 +66,9 @@ def test_the_joker_moves_any_car_not_shown_on_the_card():
         game.apply(ChooseJoker(B))
     assert game.snapshot() == before and len(game.log) == log
     game.apply(ChooseJoker(G))
-    assert game.moving[0] == G and game.moving[1] == 2
+    assert game.moving.car == G and game.moving.points == 2
     game.apply(game.legal_actions()[0])
-    assert game.moving[0] == B  # then Blue 1, last on the card
+    assert game.moving.car == B  # then Blue 1, last on the card
 
 
 def test_a_joker_on_a_finished_car_forfeits_its_points():
@@ -83,7 +83,7 @@ def test_a_joker_on_a_finished_car_forfeits_its_points():
     game.apply(game.legal_actions()[0])
     game.apply(ChooseJoker(R))
     assert game.events[-1] == Forfeited(R, 2, "already finished")
-    assert game.moving[0] == B
+    assert game.moving.car == B
 
 
 def test_finishing_order_is_move_order_not_distance():
@@ -119,7 +119,7 @@ def test_a_broken_down_car_keeps_waiting_while_the_chaser_is_behind():
     game.apply(Breakdown())
     game.apply(PlayCard(BLUE_5))
     game.apply(MoveCar(B, "a19"))
-    assert game.phase is Phase.MOVE_CAR and game.moving[0] == Y and R in game.board.waiting
+    assert game.phase is Phase.MOVE_CAR and game.moving.car == Y and R in game.board.waiting
     game.apply(game.legal_actions()[0])
     game.apply(game.legal_actions()[0])
     assert game.events[-1] == Forfeited(R, 2, "broken down")
@@ -139,7 +139,7 @@ def test_broken_down_car_returns_beside_its_place_when_the_chaser_reaches_it():
         game.apply(ReturnCar(R, "a20"))
     game.apply(ReturnCar(R, "c20"))
     assert at(game, R) == "c20"
-    assert game.phase is Phase.MOVE_CAR and game.moving[0] == Y and game.to_move == 1
+    assert game.phase is Phase.MOVE_CAR and game.moving.car == Y and game.to_move == 1
 
 
 def test_if_the_spaces_beside_are_taken_the_car_returns_to_the_next_free_row_behind():

@@ -28,5 +28,8 @@ class DataError(TopRaceError, ValueError):
     def __init__(self, source: str, problems: list[str]) -> None:
         self.source = source
         self.problems = list(problems)
-        lines = "\n".join(f"  - {p}" for p in self.problems)
-        super().__init__(f"{source}: {len(self.problems)} problem(s):\n{lines}")
+        if len(self.problems) == 1:
+            super().__init__(f"{source}: {self.problems[0]}")
+        else:
+            lines = "\n".join(f"  - {p}" for p in self.problems)
+            super().__init__(f"{source}: {len(self.problems)} problems:\n{lines}")

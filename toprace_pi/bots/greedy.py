@@ -35,6 +35,7 @@ MAX_SHARE = 0.6
 class GreedyBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+        self._points: tuple[object, dict[Car, int]] | None = None
 
     def __repr__(self) -> str:
         return "GreedyBot()"
@@ -68,8 +69,16 @@ class GreedyBot:
         starts = game.track.starting_spaces
         return PlaceCar(max(game.free_starting_spaces(), key=lambda n: game.track.rank_key(starts[n])))
 
+    def _hand_points(self, game: Game, seat: int) -> dict[Car, int]:
+        """Movement points per car in the seat's hand; the hand does not change
+        during the auctions, so this is counted once per race."""
+        key = (id(game), game.race, seat)
+        if self._points is None or self._points[0] != key:
+            self._points = (key, self._count_points(game, seat))
+        return self._points[1]
+
     @staticmethod
-    def _hand_points(game: Game, seat: int) -> dict[Car, int]:
+    def _count_points(game: Game, seat: int) -> dict[Car, int]:
         points = dict.fromkeys(CARS, 0)
         for number in game.hands[seat] if game.hands else ():
             card = game.deck[number]
@@ -82,12 +91,12 @@ class GreedyBot:
     # --- race -------------------------------------------------------------------
 
     def _play(self, game: Game) -> Action:
-        mine = self._mine(game)
-        return PlayCard(max(game.playable_cards(), key=lambda n: self._card_score(game, n, mine)))
+        mine, racing = self._mine(game), set(game.board.at)
+        return PlayCard(max(game.playable_cards(), key=lambda n: self._card_score(game, n, mine, racing)))
 
-    def _card_score(self, game: Game, number: int, mine: set[Car]) -> float:
+    @staticmethod
+    def _card_score(game: Game, number: int, mine: set[Car], racing: set[Car]) -> float:
         card = game.deck[number]
-        racing = set(game.board.at)
         if isinstance(card, SprintBreakdownCard):
             return 3.0 if mine & set(card.pair) and set(card.pair) <= racing else -1.0
         score = 0.0
@@ -118,7 +127,7 @@ class GreedyBot:
 
     def _move(self, game: Game) -> Action:
         assert game.moving is not None
-        car, ends = game.moving[0], game.moving[3]
+        car, ends = game.moving.car, game.moving.ends
         key = self._end_key(game)
         best = max(ends, key=key) if car in self._mine(game) else min(ends, key=key)
         return MoveCar(car, game.track.space_id(best))

@@ -18,6 +18,9 @@ class Car(IntEnum):
     def __str__(self) -> str:
         return self.name.capitalize()
 
+    def __repr__(self) -> str:
+        return f"Car.{self.name}"
+
     @classmethod
     def parse(cls, text: str) -> Car:
         """Read a colour name in any case (``"red"``, ``"Red"``)."""

@@ -100,6 +100,25 @@ class Settings:
             raise IllegalActionError(f"no seat {self.first_opener} to open the first auction")
 
 
+@dataclass(frozen=True, slots=True)
+class PendingMove:
+    """The car the player must move now, and where it may end.
+
+    ``points`` is the card's value (``None`` for a sprint) and ``steps`` how many of
+    them the car can use; ``ends`` are space indexes, ``actions`` the matching moves.
+    """
+
+    car: Car
+    points: int | None
+    steps: int | None
+    ends: tuple[int, ...]
+    actions: tuple[MoveCar, ...]
+
+    @classmethod
+    def of(cls, track: Track, car: Car, points: int | None, steps: int | None, ends: tuple[int, ...]) -> PendingMove:
+        return cls(car, points, steps, ends, tuple(MoveCar(car, track.space_id(e)) for e in ends))
+
+
 class Game:
     """One game of Top Race (base rules) on a track with a deck."""
 
@@ -136,7 +155,7 @@ class Game:
         self.turn = 0
         self.card: MovementCard | SprintBreakdownCard | None = None
         self.slots: list[tuple[Car | None, int]] = []
-        self.moving: tuple[Car, int | None, int | None, tuple[int, ...]] | None = None
+        self.moving: PendingMove | None = None
         self.returning: tuple[Car, tuple[int, ...]] | None = None
         self._after_return = self._continue_card
 
@@ -362,7 +381,7 @@ class Game:
         if not ends:
             self.events.append(Forfeited(car, points, "blocked"))
             return False
-        self.moving = (car, points, steps, ends)
+        self.moving = PendingMove.of(self.track, car, points, steps, ends)
         self.phase, self.to_move = Phase.MOVE_CAR, self.turn
         return True
 
@@ -411,7 +430,7 @@ class Game:
             self.events.append(Forfeited(rear, 0, "sprint: no space to move to"))
             self._end_turn()
             return
-        self.moving = (rear, None, None, ends)
+        self.moving = PendingMove.of(self.track, rear, None, None, ends)
         self.phase = Phase.MOVE_CAR
 
     def _apply_breakdown(self, action: Breakdown) -> None:
@@ -427,26 +446,26 @@ class Game:
     def move_ends(self) -> list[str]:
         """Space ids (or ``"finish"``) where the car being moved may end."""
         assert self.moving is not None
-        return [self.track.space_id(s) for s in self.moving[3]]
+        return [a.to for a in self.moving.actions]
 
     def move_route(self, to: str) -> list[str]:
         """The spaces the car being moved drives over to end on ``to``."""
         assert self.moving is not None
-        car, _, steps, _ = self.moving
-        return [self.track.space_id(s) for s in self.board.route(car, steps, self.track.index(to))]
+        route = self.board.route(self.moving.car, self.moving.steps, self.track.index(to))
+        return [self.track.space_id(s) for s in route]
 
     def _check_move(self, action: MoveCar) -> None:
         assert self.moving is not None
-        car = self.moving[0]
+        car = self.moving.car
         if action.car != car:
             raise IllegalActionError(f"{car} is to be moved now, not {action.car}")
-        if action.to not in self.move_ends():
+        if action not in self.moving.actions:
             ends = ", ".join(self.move_ends())
             raise IllegalActionError(f"{car} cannot end on {action.to}; it may end on {ends}")
 
     def _apply_move(self, action: MoveCar) -> None:
         assert self.moving is not None
-        car, points, steps, _ = self.moving
+        car, points, steps = self.moving.car, self.moving.points, self.moving.steps
         self.moving = None
         start = self.track.space_id(self.board.at[car])
         finished = self.board.move(car, self.track.index(action.to))
@@ -588,7 +607,7 @@ _LEGAL = {
     Phase.PLAY_CARD: lambda g: [PlayCard(n) for n in g.playable_cards()],
     Phase.CHOOSE_JOKER: lambda g: [ChooseJoker(c) for c in g.joker_choices()],
     Phase.SPRINT_OR_BREAKDOWN: lambda g: [Sprint(), Breakdown()],
-    Phase.MOVE_CAR: lambda g: [MoveCar(g.moving[0], to) for to in g.move_ends()],
+    Phase.MOVE_CAR: lambda g: list(g.moving.actions),
     Phase.RETURN_CAR: lambda g: [ReturnCar(g.returning[0], to) for to in g.return_spaces()],
     Phase.GAME_OVER: lambda g: [],
 }

@@ -140,13 +140,14 @@ class Track:
         the blockage lets it (``steps < points``), and if it cannot move at all
         ``ends`` is empty.
         """
+        steps_from = self._steps
         frontier: Iterable[int] = (start,)
         finishes = False
         for step in range(1, points + 1):
             reached: set[int] = set()
             for here in frontier:
-                for there in self._steps[here]:
-                    if there == FINISH:
+                for there in steps_from[here]:
+                    if there < 0:
                         finishes = True
                     elif there not in blocked:
                         reached.add(there)
@@ -267,6 +268,7 @@ class _TrackBuilder:
     def build(self) -> Track:
         header = self._header()
         raw = self._raw_spaces(header.pop("spaces"), header["lanes"])
+        self._check_starts(raw)
         if not self.problems:
             self._check_graph(raw, header)
         if self.problems:
@@ -381,7 +383,6 @@ class _TrackBuilder:
                 self.fail(where, "a dead end: no step forward and no step to the finish")
             for target in r["next"]:
                 self._check_step(r, target, by_id, backs, finish)
-        self._check_starts(raw)
         self._check_reachable(raw, by_id)
 
     def _check_step(self, r, target, by_id, backs, finish) -> None:

@@ -1,0 +1,99 @@
+"""The ``toprace-pi`` command line: reports, JSON, tools and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from toprace_pi.cli import main
+from toprace_pi.rules import Car
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse exits on usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_simulate_prints_a_readable_report(capsys):
+    code, out, err = run(capsys, "simulate", "--track", "speed-street", "--players", "4", "--races", "1", "--seed", "7")
+    assert code == 0 and err == ""
+    assert out.startswith("Top Race on Speed Street: Anna, Ben, Carla, David; 1 race")
+    for expected in ("wins the auction for", "puts it on starting space", " plays #", "finishes 1st",
+                     "Placings: 1st", "Payouts: Anna", "Final money: Anna"):
+        assert expected in out
+
+
+def test_simulate_json_holds_settings_placements_payouts_and_money(capsys):
+    code, out, _ = run(capsys, "simulate", "--players", "3", "--races", "2", "--seed", "4", "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert doc["settings"] == {"track": "Speed Street", "players": ["Anna", "Ben", "Carla"], "races": 2,
+                               "seed": 4, "bots": "greedy"}
+    assert len(doc["races"]) == 2
+    for race in doc["races"]:
+        assert sorted(race["placements"]) == sorted(c.name.lower() for c in Car)
+        assert set(race["payouts"]) == {"Anna", "Ben", "Carla"}
+        assert len(race["auction"]) == 6 and race["turns"]
+    assert set(doc["final_money"]) == {"Anna", "Ben", "Carla"} and doc["winners"]
+
+
+def test_the_same_seed_gives_the_same_report(capsys):
+    first = run(capsys, "simulate", "--seed", "3", "--json")[1]
+    assert run(capsys, "simulate", "--seed", "3", "--json")[1] == first
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["simulate", "--players", "7"], "players must be a whole number from 2 to 6"),
+    (["simulate", "--races", "0"], "expected a whole number from 1"),
+    (["simulate", "--seed", "x"], "the seed must be a whole number"),
+    (["simulate", "--track", "monaco"], "not a shipped track"),
+    (["simulate", "--bots", "smart"], "invalid choice"),
+    (["fly"], "invalid choice"),
+    (["deck", "check", "nowhere.toml"], "not a shipped deck"),
+])
+def test_bad_arguments_give_one_line_and_exit_code_2(capsys, argv, message):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_track_show_draws_the_track_and_writes_an_svg(capsys, tmp_path):
+    picture = tmp_path / "lake.svg"
+    code, out, _ = run(capsys, "track", "show", "lake-lane", "--svg", str(picture), "--no-colour")
+    assert code == 0 and "Lake Lane" in out and "reconstructed" in out and "\x1b[" not in out
+    svg = ET.parse(picture).getroot()
+    assert svg.tag.endswith("svg")
+
+
+def test_track_list(capsys):
+    code, out, _ = run(capsys, "track", "list")
+    assert code == 0 and len(out.strip().splitlines()) == 4 and "turbo-town" in out
+
+
+def test_deck_check_validates_a_deck_and_reports_problems(capsys, tmp_path):
+    code, out, _ = run(capsys, "deck", "check")
+    assert code == 0 and "valid" in out and "fair: every car" in out
+    broken = tmp_path / "deck.toml"
+    broken.write_text('[deck]\nname = "mine"\ncards = [{ number = 1, moves = ["red 9"] }]\n', "utf-8")
+    code, out, err = run(capsys, "deck", "check", str(broken))
+    assert code == 2 and "deck.toml" in err and "'red 9' is not a colour and a value" in err
+
+
+def test_demo_plays_a_whole_game_in_the_terminal(capsys):
+    code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--players", "3", "--seed", "2")
+    assert code == 0 and "Race 1 over" in out and "Final money: Anna" in out
+    assert out.count("T1") > 3  # the track was drawn turn after turn
+
+
+def test_the_module_runs_as_a_command():
+    done = subprocess.run([sys.executable, "-m", "toprace_pi", "simulate", "--players", "2", "--seed", "1"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "Final money" in done.stdout
