@@ -17,7 +17,7 @@ def straight_dict(rows: int, lanes: int = 3, *, turn: str = "right") -> dict[str
     for row in range(1, rows + 1):
         for lane in range(lanes):
             nxt = ["finish"] if row == rows else [
-                f"{LETTERS[l]}{row + 1}" for l in (lane - 1, lane, lane + 1) if 0 <= l < lanes
+                f"{LETTERS[to]}{row + 1}" for to in (lane - 1, lane, lane + 1) if 0 <= to < lanes
             ]
             space: dict[str, Any] = dict(
                 id=f"{LETTERS[lane]}{row}", lane=lane, front=float(row), next=nxt,

@@ -60,11 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     game_options = _Parser(add_help=False)
-    game_options.add_argument("--track", default=DEFAULT_TRACK, help=f"a shipped track ({', '.join(track_names())}) or a track file")
+    shipped = ", ".join(track_names())
+    game_options.add_argument("--track", default=DEFAULT_TRACK, help=f"a shipped track ({shipped}) or a track file")
     game_options.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
     game_options.add_argument("--races", type=_positive, default=1, help="races in the match (default 1)")
     game_options.add_argument("--seed", type=_seed, default=0, help="seed for the deal and the bots (default 0)")
-    game_options.add_argument("--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)")
+    game_options.add_argument(
+        "--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)"
+    )
     game_options.add_argument("--deck", default=DEFAULT_DECK, help="a shipped deck or a deck file")
 
     sim = commands.add_parser("simulate", parents=[game_options], help="play a whole bot game and print a report")
@@ -116,7 +119,7 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(args: argparse.Namespace, on_action=None) -> Game:  # type: ignore[no-untyped-def]
+def _play(args: argparse.Namespace, on_action=None) -> Game:
     track, deck = load_track(args.track), load_deck(args.deck)
     return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
                     on_action=on_action)

@@ -7,6 +7,7 @@ seat's cards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from toprace_pi.rules.actions import Action
@@ -21,13 +22,13 @@ class Bot(Protocol):
 
 def make_bot(kind: str, seed: int) -> Bot:
     """A bot by name: ``"random"`` or ``"greedy"``."""
-    from toprace_pi.bots.greedy import GreedyBot
-    from toprace_pi.bots.random_bot import RandomBot
-
-    kinds = {"random": RandomBot, "greedy": GreedyBot}
-    if kind not in kinds:
-        raise ValueError(f"unknown bot {kind!r} (one of {', '.join(kinds)})")
-    return kinds[kind](seed)
+    if kind not in _KINDS:
+        raise ValueError(f"unknown bot {kind!r} (one of {', '.join(_KINDS)})")
+    return _KINDS[kind](seed)
 
 
-BOT_KINDS = ("random", "greedy")
+from toprace_pi.bots.greedy import GreedyBot  # noqa: E402  (after Bot: no cycle, kept together)
+from toprace_pi.bots.random_bot import RandomBot  # noqa: E402
+
+_KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+BOT_KINDS = tuple(_KINDS)

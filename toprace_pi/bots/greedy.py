@@ -46,8 +46,8 @@ class GreedyBot:
     # --- auction ----------------------------------------------------------------
 
     def _bid(self, game: Game) -> Action:
-        seat = game.to_move
-        assert seat is not None and game.auction is not None
+        seat = game.seat
+        assert game.auction is not None
         amounts = game.auction.bid_range(game.money)
         if not game.auction.may_pass():
             return Bid(amounts[0])
@@ -62,7 +62,7 @@ class GreedyBot:
         return best * POINT_VALUE + self.rng.randrange(0, 20_000, 10_000)
 
     def _take(self, game: Game) -> Action:
-        points = self._hand_points(game, game.to_move)  # type: ignore[arg-type]
+        points = self._hand_points(game, game.seat)
         return TakeCar(max(game.cars_for_sale(), key=lambda c: points[c]))
 
     def _place(self, game: Game) -> Action:
@@ -138,7 +138,7 @@ class GreedyBot:
         return ReturnCar(car, game.track.space_id(max(spaces, key=self._end_key(game))))
 
     @staticmethod
-    def _end_key(game: Game):  # type: ignore[no-untyped-def]
+    def _end_key(game: Game):
         return lambda s: (float("inf"), 0) if s == FINISH else game.track.rank_key(s)
 
     @staticmethod

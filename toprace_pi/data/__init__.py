@@ -60,7 +60,7 @@ def load_deck(name_or_path: str | Path = DEFAULT_DECK) -> Deck:
     return Deck.from_dict(_parse(source, text), source)
 
 
-def _folder(kind: str):  # type: ignore[no-untyped-def]
+def _folder(kind: str):
     return resources.files(__package__).joinpath(kind)
 
 
@@ -82,7 +82,7 @@ def _read(kind: str, name_or_path: str | Path, shipped: list[str]) -> tuple[str,
         raise DataError(str(path), [f"cannot be read: {exc}"]) from None
 
 
-def _parse(source: str, text: str) -> dict:  # type: ignore[type-arg]
+def _parse(source: str, text: str) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -174,13 +174,19 @@ def _line(a: Point, b: Point, attrs: Mapping[str, object]) -> str:
 
 
 def _label(track: Track, view: _View, position: float, text: str, attrs: Mapping[str, object]) -> list[str]:
-    """``text`` just outside the right-hand end of the line at ``position``."""
+    """``text`` on a tag in the middle of the line at ``position``, so it cannot be
+    taken for the label of a neighbouring stretch of track."""
     segments = _segments(track, view, position)
     if not segments:
         return []
-    a, b = segments[-1]
-    x, y = b[0] + (b[0] - a[0]) * 0.9, b[1] + (b[1] - a[1]) * 0.9 + 5
-    return [_el("text", {**attrs, "x": x, "y": y, "font-weight": "bold", "text-anchor": "middle"}, text)]
+    (ax, ay), (bx, by) = segments[0][0], segments[-1][1]
+    x, y = (ax + bx) / 2, (ay + by) / 2
+    size = float(attrs.get("font-size", 13))  # type: ignore[arg-type]
+    width, height = 0.62 * size * len(text) + 6, size + 4
+    tag = {"class": "label-tag", "x": x - width / 2, "y": y - height / 2, "width": width, "height": height,
+           "rx": 3.0, "fill": "#fffbe6", "stroke": attrs.get("fill", "#000"), "stroke-width": 1}
+    label = {**attrs, "x": x, "y": y + size * 0.35, "font-weight": "bold", "text-anchor": "middle"}
+    return [_el("rect", tag), _el("text", label, text)]
 
 
 def _finish_line(track: Track, view: _View) -> list[str]:

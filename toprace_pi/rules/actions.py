@@ -7,8 +7,9 @@ who takes them: the game knows whose decision it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 from toprace_pi.errors import NotationError
 from toprace_pi.rules.cars import Car
@@ -138,8 +139,11 @@ def parse_action(text: str) -> Action:
         raise NotationError(f"cannot read {text!r}: {exc}") from None
 
 
-def _nothing(cls):  # type: ignore[no-untyped-def]
-    def parse(args: list[str]):  # type: ignore[no-untyped-def]
+_Parser = Callable[[list[str]], Action]
+
+
+def _nothing(cls: Callable[[], Action]) -> _Parser:
+    def parse(args: list[str]) -> Action:
         if args:
             raise ValueError("takes no arguments")
         return cls()
@@ -147,8 +151,8 @@ def _nothing(cls):  # type: ignore[no-untyped-def]
     return parse
 
 
-def _one(cls, convert):  # type: ignore[no-untyped-def]
-    def parse(args: list[str]):  # type: ignore[no-untyped-def]
+def _one(cls: Callable[[Any], Action], convert: Callable[[str], object]) -> _Parser:
+    def parse(args: list[str]) -> Action:
         if len(args) != 1:
             raise ValueError("takes exactly one argument")
         return cls(convert(args[0]))
@@ -156,8 +160,8 @@ def _one(cls, convert):  # type: ignore[no-untyped-def]
     return parse
 
 
-def _car_then_space(cls):  # type: ignore[no-untyped-def]
-    def parse(args: list[str]):  # type: ignore[no-untyped-def]
+def _car_then_space(cls: Callable[[Car, str], Action]) -> _Parser:
+    def parse(args: list[str]) -> Action:
         if len(args) != 2:
             raise ValueError("takes a colour and a space")
         return cls(Car.parse(args[0]), args[1])
@@ -178,7 +182,7 @@ def _numbers(text: str) -> tuple[int, ...]:
     return tuple(int(n) for n in text.split(",")) if text else ()
 
 
-_PARSERS = {
+_PARSERS: dict[str, _Parser] = {
     "deal": _deal,
     "bid": _one(Bid, int),
     "pass": _nothing(Pass),

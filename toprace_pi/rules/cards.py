@@ -206,4 +206,5 @@ def _check_composition(cards: list[SpeedCard], problems: list[str]) -> None:
         problems.append(f"deck: has {len(cards)} valid cards, a Top Race deck has {DECK_SIZE}")
     pairs = sorted(c.pair for c in cards if isinstance(c, SprintBreakdownCard))
     if pairs != sorted(SPRINT_BREAKDOWN_PAIRS):
-        problems.append("deck: needs exactly one Sprint/Breakdown card for each pair Blue-Red, Yellow-Black, Purple-Green")
+        pairs_text = ", ".join(f"{a}-{b}" for a, b in SPRINT_BREAKDOWN_PAIRS)
+        problems.append(f"deck: needs exactly one Sprint/Breakdown card for each pair {pairs_text}")

@@ -14,7 +14,7 @@ the log (:meth:`Game.deal`), so replaying the log rebuilds the game exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from enum import Enum
 from typing import Any
@@ -55,7 +55,7 @@ from toprace_pi.rules.events import (
     RaceEnded,
     RaceStarted,
 )
-from toprace_pi.rules.track import FINISH, Track
+from toprace_pi.rules.track import Track
 
 CHANCE = -1
 START_CAPITAL = 200_000
@@ -186,7 +186,7 @@ class Game:
         self.apply(action)
         return action
 
-    def _check(self, action: Action):  # type: ignore[no-untyped-def]
+    def _check(self, action: Action):
         expected = _HANDLERS.get(self.phase, {})
         handler = expected.get(type(action))
         if handler is None:
@@ -198,8 +198,15 @@ class Game:
     def _wrong_time(self, action: Action) -> str:
         if self.is_over:
             return f"the game is over; {action} is not possible"
-        who = "chance" if self.to_move == CHANCE else self.names[self.to_move]  # type: ignore[index]
+        who = "chance" if self.to_move == CHANCE else self.names[self.seat]
         return f"now {who} must {self.phase.value}; {action} is not possible"
+
+    @property
+    def seat(self) -> int:
+        """The seat whose decision it is; an error at the deal or after the game."""
+        if self.to_move is None or self.to_move == CHANCE:
+            raise IllegalActionError(f"no player is to move now: {self.phase.value}")
+        return self.to_move
 
     @property
     def current_name(self) -> str:
@@ -282,7 +289,7 @@ class Game:
             raise IllegalActionError(f"{action.car} already belongs to {self.names[self.owner[action.car]]}")
 
     def _apply_take(self, action: TakeCar) -> None:
-        self.owner[action.car] = self.to_move  # type: ignore[assignment]
+        self.owner[action.car] = self.seat
         self.phase = Phase.PLACE_CAR
 
     def free_starting_spaces(self) -> list[int]:
@@ -298,7 +305,7 @@ class Game:
         assert self.auction is not None
         car = self._car_being_placed()
         self.board.place(car, self.track.starting_spaces[action.start])
-        self.events.append(CarPlaced(self.to_move, car, action.start))  # type: ignore[arg-type]
+        self.events.append(CarPlaced(self.seat, car, action.start))
         self.auction.car_won()
         self._next_auction_step()
 
@@ -595,11 +602,22 @@ def _legal_bids(game: Game) -> list[Action]:
     return actions + [Bid(a) for a in game.auction.bid_range(game.money)]
 
 
+def _legal_moves(game: Game) -> list[Action]:
+    assert game.moving is not None
+    return list(game.moving.actions)
+
+
+def _legal_returns(game: Game) -> list[Action]:
+    assert game.returning is not None
+    car, _ = game.returning
+    return [ReturnCar(car, to) for to in game.return_spaces()]
+
+
 def _no_check(game: Game, action: Action) -> None:
     return None
 
 
-_LEGAL = {
+_LEGAL: dict[Phase, Callable[[Game], list[Action]]] = {
     Phase.DEAL: lambda g: [],
     Phase.BID: _legal_bids,
     Phase.TAKE_CAR: lambda g: [TakeCar(c) for c in g.cars_for_sale()],
@@ -607,12 +625,13 @@ _LEGAL = {
     Phase.PLAY_CARD: lambda g: [PlayCard(n) for n in g.playable_cards()],
     Phase.CHOOSE_JOKER: lambda g: [ChooseJoker(c) for c in g.joker_choices()],
     Phase.SPRINT_OR_BREAKDOWN: lambda g: [Sprint(), Breakdown()],
-    Phase.MOVE_CAR: lambda g: list(g.moving.actions),
-    Phase.RETURN_CAR: lambda g: [ReturnCar(g.returning[0], to) for to in g.return_spaces()],
+    Phase.MOVE_CAR: _legal_moves,
+    Phase.RETURN_CAR: _legal_returns,
     Phase.GAME_OVER: lambda g: [],
 }
 
-_HANDLERS = {
+_Handler = tuple[Callable[[Game, Any], None], Callable[[Game, Any], None]]
+_HANDLERS: dict[Phase, dict[type, _Handler]] = {
     Phase.DEAL: {Deal: (Game._check_deal, Game._apply_deal)},
     Phase.BID: {Bid: (Game._check_bid, Game._apply_bid), Pass: (Game._check_pass, Game._apply_pass)},
     Phase.TAKE_CAR: {TakeCar: (Game._check_take, Game._apply_take)},

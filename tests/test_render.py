@@ -1,0 +1,272 @@
+"""The terminal and SVG drawings show the right things in the right places."""
+
+from __future__ import annotations
+
+import math
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+import pytest
+from tracks import straight
+
+from toprace_pi.data import load_track, track_names
+from toprace_pi.render import CAR_RGB, car_letter, render_track, track_svg
+from toprace_pi.render.terminal import PREFIX
+from toprace_pi.rules.board import Board
+from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.track import FINISH, Track
+
+SVG = "{http://www.w3.org/2000/svg}"
+ESCAPE = "\x1b"
+LANE_ROW = re.compile(r"^([a-f]) {2}")
+
+
+def curved() -> Track:
+    """Three lanes: rows 1-4 east, a right-hand quarter curve over positions 4-7
+    (outer lane a has 6 spaces, b 4, inner c 2), then rows 8-10 south."""
+    lanes = []
+    for lane, n in enumerate((6, 4, 2)):
+        fronts = [1.0, 2.0, 3.0, 4.0] + [4 + 3 * (k + 1) / n for k in range(n)] + [8.0, 9.0, 10.0]
+        backs = [0.0, *fronts[:-1]]
+        lanes.append([_curve_space(lane, i, f, b) for i, (f, b) in enumerate(zip(fronts, backs), 1)])
+    for lane, spaces in enumerate(lanes):
+        for space in spaces:
+            space["next"] = _curve_steps(space, lanes, lane)
+    spaces = [s for lane in lanes for s in lane]
+    for space in spaces:
+        del space["back"]  # only needed to work out the steps
+    data = {"track": {"name": "Curve & <Test>", "lanes": 3, "finish_line": 10.0, "tip_lines": [3.0, 5.5, 8.5],
+                      "reconstructed": True, "spaces": spaces}}
+    return Track.from_dict(data, "curved test track")
+
+
+def _curve_space(lane: int, row: int, front: float, back: float) -> dict[str, Any]:
+    space: dict[str, Any] = {"id": f"{'abc'[lane]}{row}", "lane": lane, "front": front, "back": back}
+    mid, radius = (front + back) / 2, 3.5 - lane
+    if mid < 4:
+        space.update(x=mid, y=float(-lane), heading=0.0)
+    elif mid < 7:
+        angle = math.pi / 2 * (mid - 4) / 3
+        space.update(x=4 + radius * math.sin(angle), y=-3.5 + radius * math.cos(angle),
+                     heading=-math.degrees(angle), curve="right")
+    else:
+        space.update(x=4 + radius, y=-3.5 - (mid - 7), heading=-90.0)
+    if row <= 2:
+        space["start"] = lane + 1 + (3 if row == 1 else 0)
+    return space
+
+
+def _curve_steps(space: dict[str, Any], lanes: list[list[dict[str, Any]]], lane: int) -> list[str]:
+    """Ahead in the lane, and diagonally: from a straight only to a space wholly
+    ahead, from a curve space to the first one whose front is further ahead."""
+    if space["front"] == 10.0:
+        return ["finish"]
+    steps = []
+    for other in (lane, lane - 1, lane + 1):
+        if 0 <= other < 3:
+            loose = other == lane or "curve" in space
+            ahead = [s for s in lanes[other] if s["front"] > space["front"] and (loose or s["back"] >= space["front"])]
+            steps.append(ahead[0]["id"])
+    return steps
+
+
+def rows(text: str) -> dict[str, list[str]]:
+    """Each lane's rows, one per band."""
+    found: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        if m := LANE_ROW.match(line):
+            found.setdefault(m.group(1), []).append(line)
+    return found
+
+
+def cell(text: str, lane: str, column: int) -> str:
+    """The character drawn for a one-band drawing at ``column`` of the track."""
+    return rows(text)[lane][0].ljust(PREFIX + column + 1)[PREFIX + column]
+
+
+def line_before(text: str, lane_row: str) -> str:
+    lines = text.splitlines()
+    return lines[lines.index(lane_row) - 1]
+
+
+# --- terminal -----------------------------------------------------------------
+
+
+def test_car_letters_are_distinct_and_black_is_k() -> None:
+    assert [car_letter(c) for c in CARS] == ["B", "R", "Y", "K", "P", "G"]
+    assert set(CAR_RGB) == set(CARS)
+
+
+def test_straight_track_shows_start_numbers_at_their_spaces() -> None:
+    track = straight(20)
+    text = render_track(track, colour=False)
+    # two columns per unit, a space just behind its front edge's column
+    for number, index in track.starting_spaces.items():
+        space = track.spaces[index]
+        assert cell(text, "abc"[space.lane], int(2 * space.front) - 1) == str(number)
+    assert cell(text, "a", 2 * 3 - 1) == "."
+
+
+def test_lines_are_labelled_above_their_markers() -> None:
+    track = straight(20)  # tips at 5, 10, 15; finish at 20
+    text = render_track(track, colour=False)
+    lane_a = rows(text)["a"][0]
+    labels = line_before(text, lane_a)
+    for label, pos in [("T1", 5), ("T2", 10), ("T3", 15), ("F", 20)]:
+        column = PREFIX + 2 * pos
+        assert labels[column : column + len(label)] == label
+        for lane in "abc":
+            assert rows(text)[lane][0][column] == "|"
+    ruler = line_before(text, labels)
+    assert ruler[PREFIX] == "0" and ruler[PREFIX + 20 : PREFIX + 22] == "10"
+
+
+def test_cars_highlights_waiting_and_finished_cars() -> None:
+    track = straight(20)
+    board = Board(track)
+    board.place(Car.RED, track.index("b7"))
+    board.place(Car.BLACK, track.index("c3"))
+    board.place(Car.BLUE, track.index("a14"))
+    board.break_down(Car.BLUE, Car.RED)
+    for car in (Car.YELLOW, Car.GREEN):
+        board.place(car, track.index("a20"))
+        board.move(car, FINISH)
+    text = render_track(track, board, colour=False, highlight={track.index("c9"): Car.RED, FINISH: Car.RED})
+    assert cell(text, "b", 13) == "R"
+    assert cell(text, "c", 5) == "K"
+    assert cell(text, "c", 17) == "*"
+    assert cell(text, "a", 27) == "."  # the waiting car is not drawn on its space
+    labels = line_before(text, rows(text)["a"][0])
+    assert labels[PREFIX + 40 : PREFIX + 42] == "F*"
+    assert "Blue waits beside a14 for Red" in text
+    assert "Finished: 1st Yellow, 2nd Green" in text
+
+
+def test_colour_only_when_asked() -> None:
+    track = straight(20)
+    board = Board(track)
+    board.place(Car.RED, track.index("b7"))
+    highlight = {track.index("c9"): Car.BLUE}
+    assert ESCAPE not in render_track(track, board, colour=False, highlight=highlight)
+    coloured = render_track(track, board, highlight=highlight)
+    assert "48;2;230;30;30mR" in coloured  # red car: its letter on red
+    assert "38;2;30;100;255m*" in coloured  # blue's possible end: a blue star
+
+
+def test_long_tracks_wrap_into_bands_within_the_width() -> None:
+    track = straight(60)
+    text = render_track(track, colour=False, width=80)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert len(rows(text)["a"]) == 2  # 121 columns in bands of 75
+    labels = " ".join(line_before(text, row) for row in rows(text)["a"])
+    assert sorted(labels.split()) == ["F", "T1", "T2", "T3"]
+    cells = sum(len(row[PREFIX:].replace(" ", "").replace("|", "")) for row in rows(text)["b"])
+    assert cells == 60
+
+
+def test_curve_lanes_show_their_own_number_of_spaces() -> None:
+    track = curved()
+    text = render_track(track, colour=False)
+    assert text.startswith("Curve & <Test> (reconstructed layout)")
+    outer, inner = rows(text)["a"][0][PREFIX:], rows(text)["c"][0][PREFIX:]
+    assert "))))))" in outer  # six short curve spaces side by side
+    assert inner.count(")") == 2 and ") )" not in inner  # two long ones, far apart
+    assert cell(text, "c", 2 * 7 - 1) == ")"
+
+
+# --- SVG ----------------------------------------------------------------------
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def of_class(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter(f"{SVG}{tag}") if e.get("class") == cls]
+
+
+def test_svg_draws_every_space_with_its_id_and_start_number() -> None:
+    track = straight(12)
+    root = parse(track_svg(track))
+    boxes = of_class(root, "rect", "space")
+    assert len(boxes) == len(track.spaces)
+    assert {b.get("data-space") for b in boxes} == {s.id for s in track.spaces}
+    assert sorted(t.text for t in of_class(root, "text", "space-id")) == sorted(s.id for s in track.spaces)
+    assert sorted(t.text for t in of_class(root, "text", "start")) == list("123456")
+
+
+def test_svg_lines_lie_across_the_lanes_at_their_positions() -> None:
+    track = straight(12)  # space centres at x = front, heading east
+    root = parse(track_svg(track))
+    scale = float(of_class(root, "rect", "space")[0].get("width")) / 0.95
+    finish = of_class(root, "line", "finish-line")
+    assert len(finish) == 3
+    for line in finish:
+        assert float(line.get("x1")) == float(line.get("x2")) == pytest.approx(12.5 * scale, abs=0.01)
+    tips = of_class(root, "line", "tip-line")
+    assert sorted(t.get("data-tip") for t in tips) == list("111222333")
+    assert float(tips[0].get("x1")) == pytest.approx(3.5 * scale, abs=0.01)  # tip 1 at 3
+    assert [t.text for t in of_class(root, "text", "tip-label")] == ["1st Tip", "2nd Tip", "3rd Tip"]
+
+
+def test_svg_cars_and_highlights() -> None:
+    track = straight(12)
+    board = Board(track)
+    board.place(Car.YELLOW, track.index("b4"))
+    board.place(Car.PURPLE, track.index("a6"))
+    board.break_down(Car.PURPLE, Car.YELLOW)
+    root = parse(track_svg(track, board, highlight={track.index("c5"): Car.YELLOW}))
+    cars = {g.get("data-car"): g for g in of_class(root, "g", "car")}
+    assert list(cars) == ["yellow"]
+    circle = cars["yellow"].find(f"{SVG}circle")
+    assert circle.get("fill") == "rgb(250,210,0)"
+    assert cars["yellow"].find(f"{SVG}text").text == "Y"
+    waiting = of_class(root, "g", "car waiting")
+    assert [g.get("data-car") for g in waiting] == ["purple"]
+    assert waiting[0].find(f"{SVG}title").text == "Purple waits beside a6 for Yellow"
+    marks = of_class(root, "rect", "highlight")
+    assert [m.get("data-space") for m in marks] == ["c5"]
+    assert marks[0].get("stroke") == "rgb(250,210,0)"
+
+
+def test_svg_curve_track_escapes_text_and_notes_reconstruction() -> None:
+    track = curved()
+    root = parse(track_svg(track))
+    assert [t.text for t in of_class(root, "text", "title")] == ["Curve & <Test>"]
+    assert [t.text for t in of_class(root, "text", "note")] == ["reconstructed layout"]
+    assert len(of_class(root, "rect", "space")) == len(track.spaces) == 3 * 7 + 12
+    assert len(of_class(root, "line", "tip-line")) == 9  # tip 2 lies mid-curve, beside one space per lane
+    assert "reconstructed" not in track_svg(straight(12))
+
+
+# --- shipped tracks -------------------------------------------------------------
+
+
+def shipped() -> list[str]:
+    names = track_names()
+    assert names, "no shipped tracks"
+    return names
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_every_shipped_track_renders(name: str) -> None:
+    track = load_track(name)
+    text = render_track(track, colour=False)
+    assert all(len(line) <= 100 for line in text.splitlines()[2:])
+    for lane, letter in enumerate("abcdef"[: track.lanes]):
+        cells = "".join(row[PREFIX:] for row in rows(text)[letter]).replace(" ", "").replace("|", "")
+        assert len(cells) == sum(1 for s in track.spaces if s.lane == lane)
+    drawn = "".join("".join(r) for r in rows(text).values())
+    assert sorted(c for c in drawn if c.isdigit()) == list("123456")
+    labels = [w for line in text.splitlines() for w in line.split() if w in ("F", "T1", "T2", "T3")]
+    assert sorted(labels) == ["F", "T1", "T2", "T3"]
+
+    root = parse(track_svg(track))
+    assert len(of_class(root, "rect", "space")) == len(track.spaces)
+    assert len(of_class(root, "line", "finish-line")) == len(track.beside(track.finish_line))
+    assert len(of_class(root, "text", "tip-label")) == 3
+    width = float(root.get("width"))
+    assert 800 <= width <= 1600
