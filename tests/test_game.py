@@ -12,8 +12,23 @@ from tracks import straight
 from toprace_pi.data import load_track
 from toprace_pi.errors import IllegalActionError, NotationError, TopRaceError
 from toprace_pi.rules import (
-    CHANCE, Bid, Breakdown, Car, ChooseJoker, Deal, Game, MoveCar, Pass, Phase, PlaceCar, PlayCard,
-    ReturnCar, Settings, Sprint, TakeCar, parse_action,
+    CHANCE,
+    Bid,
+    Breakdown,
+    Car,
+    ChooseJoker,
+    Deal,
+    Game,
+    MoveCar,
+    Pass,
+    Phase,
+    PlaceCar,
+    PlayCard,
+    ReturnCar,
+    Settings,
+    Sprint,
+    TakeCar,
+    parse_action,
 )
 from toprace_pi.rules.actions import *  # noqa: F403  (repr round trip needs every name)
 from toprace_pi.rules.events import AuctionWon

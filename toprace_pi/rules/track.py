@@ -135,8 +135,10 @@ class Track:
         """Where a car on ``start`` may end with ``points`` movement points.
 
         Returns ``(steps, ends)``. A car must use all its points if any path of
-        free spaces allows it; crossing the finish line always does, so
-        :data:`FINISH` is then among the ends. Otherwise the car drives as far as
+        free spaces allows it. Crossing the finish line always does (the car drives
+        on past the line), so :data:`FINISH` is among the ends whenever the line is
+        within reach, beside any space reached with exactly ``points`` steps, say
+        by the longer outside lane of a curve. Otherwise the car drives as far as
         the blockage lets it (``steps < points``), and if it cannot move at all
         ``ends`` is empty.
         """
@@ -151,13 +153,13 @@ class Track:
                         finishes = True
                     elif there not in blocked:
                         reached.add(there)
-            if finishes:
-                ends = tuple(sorted(reached)) if step == points else ()
-                return points, ends + (FINISH,)
             if not reached:
+                if finishes:
+                    return points, (FINISH,)
                 return step - 1, tuple(sorted(frontier)) if step > 1 else ()
             frontier = reached
-        return points, tuple(sorted(frontier))
+        ends = tuple(sorted(frontier))
+        return points, ends + (FINISH,) if finishes else ends
 
     def path(self, start: int, steps: int | None, blocked: Collection[int], end: int) -> list[int]:
         """One route over free spaces from ``start`` to ``end``, for showing a move.
