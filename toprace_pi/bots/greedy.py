@@ -143,7 +143,7 @@ class GreedyBot:
 
     @staticmethod
     def _mine(game: Game) -> set[Car]:
-        return {c for c, s in game.owner.items() if s == game.to_move}
+        return game.cars_of(game.seat)
 
 
 _DECIDE = {

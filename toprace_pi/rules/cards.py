@@ -8,7 +8,7 @@ of cars. Cards are known by their number, which the deck file assigns.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 from toprace_pi.errors import DataError
@@ -32,15 +32,15 @@ class MovementCard:
 
     number: int
     moves: tuple[tuple[Car | None, int], ...]
+    #: The cars shown on the card (the joker may not move these).
+    cars: frozenset[Car] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cars", frozenset(car for car, _ in self.moves if car is not None))
 
     def __str__(self) -> str:
         parts = (f"{JOKER.capitalize() if car is None else car} {value}" for car, value in self.moves)
         return f"#{self.number} " + " / ".join(parts)
-
-    @property
-    def cars(self) -> frozenset[Car]:
-        """The cars shown on the card (the joker may not move these)."""
-        return frozenset(car for car, _ in self.moves if car is not None)
 
     @property
     def has_joker(self) -> bool:

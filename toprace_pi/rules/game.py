@@ -104,19 +104,17 @@ class Settings:
 class PendingMove:
     """The car the player must move now, and where it may end.
 
-    ``points`` is the card's value (``None`` for a sprint) and ``steps`` how many of
-    them the car can use; ``ends`` are space indexes, ``actions`` the matching moves.
+    ``points`` is the card's value (``None`` for a sprint), ``steps`` how many of
+    them the car can use, and ``ends`` the space indexes it may end on.
     """
 
     car: Car
     points: int | None
     steps: int | None
     ends: tuple[int, ...]
-    actions: tuple[MoveCar, ...]
 
-    @classmethod
-    def of(cls, track: Track, car: Car, points: int | None, steps: int | None, ends: tuple[int, ...]) -> PendingMove:
-        return cls(car, points, steps, ends, tuple(MoveCar(car, track.space_id(e)) for e in ends))
+    def actions(self, track: Track) -> list[Action]:
+        return [MoveCar(self.car, track.space_id(end)) for end in self.ends]
 
 
 class Game:
@@ -157,7 +155,6 @@ class Game:
         self.slots: list[tuple[Car | None, int]] = []
         self.moving: PendingMove | None = None
         self.returning: tuple[Car, tuple[int, ...]] | None = None
-        self._after_return = self._continue_card
 
     @property
     def is_over(self) -> bool:
@@ -281,6 +278,10 @@ class Game:
         self.auction.pass_()
         self._next_auction_step()
 
+    def cars_of(self, seat: int) -> set[Car]:
+        """The cars ``seat`` owns in this race."""
+        return {c for c, s in self.owner.items() if s == seat}
+
     def cars_for_sale(self) -> list[Car]:
         return [c for c in CARS if c not in self.owner]
 
@@ -324,9 +325,7 @@ class Game:
 
     def takes_part(self, seat: int) -> bool:
         """A seat plays on while it holds speed cards and owns a car not yet finished."""
-        return self.hand_size[seat] > 0 and any(
-            s == seat and c not in self.board.finished for c, s in self.owner.items()
-        )
+        return self.hand_size[seat] > 0 and any(c not in self.board.finished for c in self.cars_of(seat))
 
     def _begin_turn(self) -> None:
         for step in range(self.players):
@@ -388,7 +387,7 @@ class Game:
         if not ends:
             self.events.append(Forfeited(car, points, "blocked"))
             return False
-        self.moving = PendingMove.of(self.track, car, points, steps, ends)
+        self.moving = PendingMove(car, points, steps, ends)
         self.phase, self.to_move = Phase.MOVE_CAR, self.turn
         return True
 
@@ -437,14 +436,13 @@ class Game:
             self.events.append(Forfeited(rear, 0, "sprint: no space to move to"))
             self._end_turn()
             return
-        self.moving = PendingMove.of(self.track, rear, None, None, ends)
+        self.moving = PendingMove(rear, None, None, ends)
         self.phase = Phase.MOVE_CAR
 
     def _apply_breakdown(self, action: Breakdown) -> None:
         rear, front = self._pair_in_order()
         self.board.break_down(front, rear)
         self.events.append(BrokeDown(front, rear))
-        self._after_return = self._end_turn
         if not self._offer_return(front):
             self._end_turn()
 
@@ -453,7 +451,7 @@ class Game:
     def move_ends(self) -> list[str]:
         """Space ids (or ``"finish"``) where the car being moved may end."""
         assert self.moving is not None
-        return [a.to for a in self.moving.actions]
+        return [self.track.space_id(end) for end in self.moving.ends]
 
     def move_route(self, to: str) -> list[str]:
         """The spaces the car being moved drives over to end on ``to``."""
@@ -466,7 +464,7 @@ class Game:
         car = self.moving.car
         if action.car != car:
             raise IllegalActionError(f"{car} is to be moved now, not {action.car}")
-        if action not in self.moving.actions:
+        if action.to not in self.track or self.track.index(action.to) not in self.moving.ends:
             ends = ", ".join(self.move_ends())
             raise IllegalActionError(f"{car} cannot end on {action.to}; it may end on {ends}")
 
@@ -482,10 +480,9 @@ class Game:
             if len(self.board.finished) >= FINISHES_TO_END:
                 self._end_race(f"{FINISHES_TO_END} cars have finished")
                 return
-        waiting = [w for w, wait in self.board.waiting.items() if wait.chaser == car]
-        self._after_return = self._continue_card if points is not None else self._end_turn
+        waiting = [w for w, wait in self.board.waiting.items() if wait.chaser == car] if self.board.waiting else ()
         if not (waiting and self._offer_return(waiting[0])):
-            self._after_return()
+            self._continue_card()
 
     def _car_finished(self, car: Car) -> None:
         place = len(self.board.finished)
@@ -523,7 +520,7 @@ class Game:
         self.returning = None
         self.board.put_back(action.car, self.track.index(action.to))
         self.events.append(CarReturned(action.car, action.to))
-        self._after_return()
+        self._continue_card()  # the rest of the card, if any; else the turn ends
 
     # --- race end, money --------------------------------------------------------------
 
@@ -604,7 +601,7 @@ def _legal_bids(game: Game) -> list[Action]:
 
 def _legal_moves(game: Game) -> list[Action]:
     assert game.moving is not None
-    return list(game.moving.actions)
+    return game.moving.actions(game.track)
 
 
 def _legal_returns(game: Game) -> list[Action]:

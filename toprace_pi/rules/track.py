@@ -28,6 +28,8 @@ from toprace_pi.errors import DataError
 #: Index standing for "across the finish line" in step lists and move ends.
 FINISH = -1
 FINISH_ID = "finish"
+#: The largest value on a speed card: moves up to this many points are precomputed.
+LOOK_AHEAD = 10
 
 LEFT, RIGHT = "left", "right"
 
@@ -93,6 +95,7 @@ class Track:
         self._lane_fronts = {lane: [s.front for s in ss] for lane, ss in by_lane.items()}
         self._lane_spaces = {lane: [s.index for s in ss] for lane, ss in by_lane.items()}
         self._rank = [self._rank_key(s) for s in spaces]
+        self._ahead = [self._look_ahead(s.index) for s in spaces]
 
     def __repr__(self) -> str:
         return f"<Track {self.name!r}: {len(self.spaces)} spaces in {self.lanes} lanes>"
@@ -103,6 +106,10 @@ class Track:
         return self.name.lower().replace(" ", "-")
 
     # --- looking up spaces -------------------------------------------------
+
+    def __contains__(self, space_id: object) -> bool:
+        """Whether ``space_id`` names a space of this track or the finish."""
+        return space_id == FINISH_ID or space_id in self._by_id
 
     def index(self, space_id: str) -> int:
         """The index of the space called ``space_id``; ``"finish"`` gives :data:`FINISH`."""
@@ -142,6 +149,10 @@ class Track:
         the blockage lets it (``steps < points``), and if it cannot move at all
         ``ends`` is empty.
         """
+        if points <= LOOK_AHEAD:
+            ends, within, finishes = self._ahead[start][points]
+            if within.isdisjoint(blocked):
+                return points, ends + (FINISH,) if finishes else ends
         steps_from = self._steps
         frontier: Iterable[int] = (start,)
         finishes = False
@@ -160,6 +171,21 @@ class Track:
             frontier = reached
         ends = tuple(sorted(frontier))
         return points, ends + (FINISH,) if finishes else ends
+
+    def _look_ahead(self, start: int) -> list[tuple[tuple[int, ...], frozenset[int], bool]]:
+        """For 0..LOOK_AHEAD points on an empty track: the ends, every space within
+        reach, and whether the line is within reach. ``moves`` answers from this
+        table whenever no car stands within reach, which is most of the time."""
+        table: list[tuple[tuple[int, ...], frozenset[int], bool]] = [((start,), frozenset(), False)]
+        frontier: set[int] = {start}
+        within: set[int] = set()
+        finishes = False
+        for _ in range(LOOK_AHEAD):
+            frontier = {t for s in frontier for t in self._steps[s] if t != FINISH}
+            finishes = finishes or any(FINISH in self._steps[s] for s in table[-1][0])
+            within |= frontier
+            table.append((tuple(sorted(frontier)), frozenset(within), finishes))
+        return table
 
     def path(self, start: int, steps: int | None, blocked: Collection[int], end: int) -> list[int]:
         """One route over free spaces from ``start`` to ``end``, for showing a move.
