@@ -95,7 +95,7 @@ class GreedyBot:
         return PlayCard(max(game.playable_cards(), key=lambda n: self._card_score(game, n, mine, racing)))
 
     @staticmethod
-    def _card_score(game: Game, number: int, mine: set[Car], racing: set[Car]) -> float:
+    def _card_score(game: Game, number: int, mine: frozenset[Car], racing: set[Car]) -> float:
         card = game.deck[number]
         if isinstance(card, SprintBreakdownCard):
             return 3.0 if mine & set(card.pair) and set(card.pair) <= racing else -1.0
@@ -126,23 +126,26 @@ class GreedyBot:
         return Sprint() if rear in mine or front in mine else Breakdown()
 
     def _move(self, game: Game) -> Action:
+        """Its own car as far ahead as it can go (across the line if it can); a
+        rival's car on the track, as far back and outside as the rules allow."""
         assert game.moving is not None
         car, ends = game.moving.car, game.moving.ends
-        key = self._end_key(game)
-        best = max(ends, key=key) if car in self._mine(game) else min(ends, key=key)
+        if len(ends) > 1:
+            if car in self._mine(game):
+                best = FINISH if FINISH in ends else max(ends, key=game.track.rank_key)
+            else:
+                best = min((e for e in ends if e != FINISH), key=game.track.rank_key)
+        else:
+            best = ends[0]
         return MoveCar(car, game.track.space_id(best))
 
     def _return(self, game: Game) -> Action:
         assert game.returning is not None
         car, spaces = game.returning
-        return ReturnCar(car, game.track.space_id(max(spaces, key=self._end_key(game))))
+        return ReturnCar(car, game.track.space_id(max(spaces, key=game.track.rank_key)))
 
     @staticmethod
-    def _end_key(game: Game):
-        return lambda s: (float("inf"), 0) if s == FINISH else game.track.rank_key(s)
-
-    @staticmethod
-    def _mine(game: Game) -> set[Car]:
+    def _mine(game: Game) -> frozenset[Car]:
         return game.cars_of(game.seat)
 
 

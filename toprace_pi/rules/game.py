@@ -67,6 +67,9 @@ FINISHES_TO_END = 5
 class Phase(Enum):
     """The kind of decision the game waits for."""
 
+    #: Members are singletons: hash by identity, much faster than Enum's name hash.
+    __hash__ = object.__hash__
+
     DEAL = "deal the speed cards"
     BID = "bid or pass"
     TAKE_CAR = "take a car"
@@ -145,6 +148,7 @@ class Game:
         self.to_move: int | None = CHANCE
         self.board = Board(self.track)
         self.owner: dict[Car, int] = {}
+        self._fleets: list[frozenset[Car]] = [frozenset()] * self.players
         self.hands: list[list[int]] | None = None
         self.hand_size = [0] * self.players
         self.played: list[int] = []
@@ -278,9 +282,9 @@ class Game:
         self.auction.pass_()
         self._next_auction_step()
 
-    def cars_of(self, seat: int) -> set[Car]:
+    def cars_of(self, seat: int) -> frozenset[Car]:
         """The cars ``seat`` owns in this race."""
-        return {c for c, s in self.owner.items() if s == seat}
+        return self._fleets[seat]
 
     def cars_for_sale(self) -> list[Car]:
         return [c for c in CARS if c not in self.owner]
@@ -291,6 +295,7 @@ class Game:
 
     def _apply_take(self, action: TakeCar) -> None:
         self.owner[action.car] = self.seat
+        self._fleets[self.seat] |= {action.car}
         self.phase = Phase.PLACE_CAR
 
     def free_starting_spaces(self) -> list[int]:
