@@ -147,11 +147,20 @@ def measure(effort: Effort) -> dict[str, object]:
     return {
         "python": platform.python_version(),
         "machine": f"{platform.system()} {platform.machine()}",
+        "reference_us": reference_us(),
         "move_query": {"track": longest.slug, "finish_line": longest.finish_line,
                        "spaces": len(longest.spaces), **move},
         "races": [asdict(r) for r in races],
         "max_rss_mib": max_rss_mib(),
     }
+
+
+def reference_us() -> float:
+    """Time of ``sum(range(1000))``: a yardstick for comparing machines (about
+    5 us on a current desktop CPU with CPython 3.11)."""
+    import timeit
+
+    return min(timeit.repeat("sum(range(1000))", number=2000, repeat=5)) / 2000 * 1e6
 
 
 def max_rss_mib() -> float:
@@ -183,6 +192,7 @@ def table(figures: dict[str, object]) -> str:
     assert isinstance(move, dict) and isinstance(races, list)
     lines = [
         f"Top Race engine benchmark (Python {figures['python']}, {figures['machine']}, one core)",
+        f"Machine yardstick: sum(range(1000)) takes {figures['reference_us']:.1f} us",
         "",
         f"Legal end spaces, Track.moves on {move['track']} "
         f"(finish line {move['finish_line']:.1f}, {move['spaces']} spaces), "
