@@ -7,7 +7,7 @@ from scenarios import deal_with, new_game, win_auction
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules import Bid, Car, Pass, Phase, PlaceCar, TakeCar
+from toprace_pi.rules import Bid, Car, Pass, Phase, PlaceCar, TakeCar, parse_action
 from toprace_pi.rules.events import AuctionWon
 
 TRACK = straight(30)
@@ -130,3 +130,40 @@ def test_six_auctions_even_with_two_players_and_the_first_winner_starts():
         buy(game, 1 if n == 0 else n % 2, car)
     assert len(game.owner) == 6
     assert game.phase is Phase.PLAY_CARD and game.to_move == 1 and game.starter == 1
+
+
+def test_an_auction_held_aloud_is_entered_as_one_sale():
+    """At the real table bids are spoken; the controller enters only who won and the price."""
+    from toprace_pi.rules import Sold
+
+    game = dealt(3)
+    bank = game.bank
+    game.apply(Sold(2, 70_000))
+    assert game.phase is Phase.TAKE_CAR and game.to_move == 2
+    assert game.money[2] == 130_000 and game.bank == bank + 70_000
+    assert parse_action(str(Sold(2, 70_000))) == Sold(2, 70_000)
+
+
+@pytest.mark.parametrize("sale, message", [
+    ((1, 15_000), "multiple of 10,000"),
+    ((1, 0), "multiple of 10,000"),
+    ((1, 210_000), "Ben has only 200,000"),
+    ((7, 10_000), "no seat 7"),
+])
+def test_an_impossible_sale_is_refused(sale, message):
+    from toprace_pi.rules import Sold
+
+    game = dealt(3)
+    with pytest.raises(IllegalActionError, match=message):
+        game.apply(Sold(*sale))
+    assert game.log[-1:] != [Sold(*sale)] and game.phase is Phase.BID
+
+
+def test_a_sale_to_a_player_who_may_no_longer_bid_is_refused():
+    from toprace_pi.rules import Sold
+
+    game = dealt(4)
+    for car in (Car.RED, Car.BLUE, Car.YELLOW):
+        buy(game, 0, car)
+    with pytest.raises(IllegalActionError, match="Anna already has a car and may not bid"):
+        game.apply(Sold(0, 10_000))

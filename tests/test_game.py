@@ -36,7 +36,7 @@ from toprace_pi.rules.game import BANKNOTES_TOTAL
 from toprace_pi.simulate import simulate
 
 ACTIONS = [
-    Deal(((1, 2), (3, 4)), (5,)), Deal(None), Bid(40_000), Pass(), TakeCar(Car.GREEN), PlaceCar(3),
+    Deal(((1, 2), (3, 4)), (5,)), Deal(None), Bid(40_000), Pass(), Sold(1, 30_000), TakeCar(Car.GREEN), PlaceCar(3),
     PlayCard(17), ChooseJoker(Car.BLACK), Sprint(), Breakdown(), MoveCar(Car.RED, "b12"),
     MoveCar(Car.BLUE, "finish"), ReturnCar(Car.PURPLE, "a7"),
 ]

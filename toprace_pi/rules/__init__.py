@@ -19,6 +19,7 @@ from toprace_pi.rules.actions import (
     PlaceCar,
     PlayCard,
     ReturnCar,
+    Sold,
     Sprint,
     TakeCar,
     parse_action,
@@ -31,5 +32,5 @@ from toprace_pi.rules.track import FINISH, Track
 __all__ = [
     "Action", "Bid", "Breakdown", "CARS", "CHANCE", "Car", "ChooseJoker", "Deal", "Deck", "FINISH",
     "Game", "MoveCar", "MovementCard", "Pass", "Phase", "PlaceCar", "PlayCard", "ReturnCar",
-    "Settings", "Sprint", "SprintBreakdownCard", "TakeCar", "Track", "parse_action",
+    "Settings", "Sold", "Sprint", "SprintBreakdownCard", "TakeCar", "Track", "parse_action",
 ]

@@ -49,6 +49,18 @@ class Pass:
 
 
 @dataclass(frozen=True, slots=True)
+class Sold:
+    """The auction now running was held aloud at the table: ``seat`` won it for
+    ``price``. Replaces the bids and passes when the table does not enter them."""
+
+    seat: int
+    price: int
+
+    def __str__(self) -> str:
+        return f"sold {self.seat} {self.price}"
+
+
+@dataclass(frozen=True, slots=True)
 class TakeCar:
     """The auction winner takes this car."""
 
@@ -120,7 +132,7 @@ class ReturnCar:
         return f"return {self.car.name.lower()} {self.to}"
 
 
-Action = Union[Deal, Bid, Pass, TakeCar, PlaceCar, PlayCard, ChooseJoker, Sprint, Breakdown, MoveCar, ReturnCar]
+Action = Union[Deal, Bid, Pass, Sold, TakeCar, PlaceCar, PlayCard, ChooseJoker, Sprint, Breakdown, MoveCar, ReturnCar]
 
 
 def parse_action(text: str) -> Action:
@@ -160,6 +172,15 @@ def _one(cls: Callable[[Any], Action], convert: Callable[[str], object]) -> _Par
     return parse
 
 
+def _two_ints(cls: Callable[[int, int], Action]) -> _Parser:
+    def parse(args: list[str]) -> Action:
+        if len(args) != 2:
+            raise ValueError("takes two whole numbers")
+        return cls(int(args[0]), int(args[1]))
+
+    return parse
+
+
 def _car_then_space(cls: Callable[[Car, str], Action]) -> _Parser:
     def parse(args: list[str]) -> Action:
         if len(args) != 2:
@@ -186,6 +207,7 @@ _PARSERS: dict[str, _Parser] = {
     "deal": _deal,
     "bid": _one(Bid, int),
     "pass": _nothing(Pass),
+    "sold": _two_ints(Sold),
     "take": _one(TakeCar, Car.parse),
     "start": _one(PlaceCar, int),
     "play": _one(PlayCard, int),

@@ -77,6 +77,20 @@ class Auction:
                 raise IllegalActionError(f"{name} must bid more than the {self.high:,} already bid")
             raise IllegalActionError(f"{name} has only {money[self.to_act]:,} and cannot bid {amount:,}")
 
+    def check_sale(self, seat: int, price: int, money: Sequence[int], name: str) -> None:
+        """A result announced at the table must be one the bidding could have had."""
+        if not 0 <= seat < self.players:
+            raise IllegalActionError(f"there is no seat {seat}")
+        if not self.may_bid(seat):
+            raise IllegalActionError(f"{name} already has a car and may not bid while other players still need one")
+        if price % STEP or price < OPENING_BID:
+            raise IllegalActionError(f"a car sells for a multiple of 10,000, at least {OPENING_BID:,}; not {price:,}")
+        if price > max(money[seat], OPENING_BID if seat == self.opener else 0):
+            raise IllegalActionError(f"{name} has only {money[seat]:,} and cannot pay {price:,}")
+
+    def sell(self, seat: int, price: int) -> None:
+        self.high, self.leader, self.winner = price, seat, seat
+
     def bid(self, amount: int) -> None:
         self.high, self.leader = amount, self.to_act
         self._next_bidder()

@@ -31,6 +31,7 @@ from toprace_pi.rules.actions import (
     PlaceCar,
     PlayCard,
     ReturnCar,
+    Sold,
     Sprint,
     TakeCar,
     parse_action,
@@ -280,6 +281,18 @@ class Game:
     def _apply_pass(self, action: Pass) -> None:
         assert self.auction is not None
         self.auction.pass_()
+        self._next_auction_step()
+
+    def _check_sold(self, action: Sold) -> None:
+        assert self.auction is not None
+        if self.auction.leader is not None:
+            raise IllegalActionError("bids were entered for this auction: go on bidding or passing")
+        name = self.names[action.seat] if 0 <= action.seat < self.players else "?"
+        self.auction.check_sale(action.seat, action.price, self.money, name)
+
+    def _apply_sold(self, action: Sold) -> None:
+        assert self.auction is not None
+        self.auction.sell(action.seat, action.price)
         self._next_auction_step()
 
     def cars_of(self, seat: int) -> frozenset[Car]:
@@ -635,7 +648,11 @@ _LEGAL: dict[Phase, Callable[[Game], list[Action]]] = {
 _Handler = tuple[Callable[[Game, Any], None], Callable[[Game, Any], None]]
 _HANDLERS: dict[Phase, dict[type, _Handler]] = {
     Phase.DEAL: {Deal: (Game._check_deal, Game._apply_deal)},
-    Phase.BID: {Bid: (Game._check_bid, Game._apply_bid), Pass: (Game._check_pass, Game._apply_pass)},
+    Phase.BID: {
+        Bid: (Game._check_bid, Game._apply_bid),
+        Pass: (Game._check_pass, Game._apply_pass),
+        Sold: (Game._check_sold, Game._apply_sold),
+    },
     Phase.TAKE_CAR: {TakeCar: (Game._check_take, Game._apply_take)},
     Phase.PLACE_CAR: {PlaceCar: (Game._check_place, Game._apply_place)},
     Phase.PLAY_CARD: {PlayCard: (Game._check_play, Game._apply_play)},

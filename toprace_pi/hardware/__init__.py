@@ -1,0 +1,43 @@
+"""The table's devices behind small interfaces, each with a real and a simulated kind.
+
+Every device reports what happens as :mod:`events <toprace_pi.hardware.events>`
+on one :class:`queue.Queue` that the table controller reads; the controller
+never blocks on a device. A device that fails raises :class:`HardwareError` (or
+a subclass) from its methods and never takes the service down: the controller
+reports it, keeps looking and picks the device up again.
+
+Real implementations import their library (adafruit_pn532, rpi_ws281x, gpiozero,
+serial) lazily inside their own module, so the rules engine, the demo and the
+tests never need them.
+
+The interfaces:
+
+``CardReader``
+    ``poll() -> list[Event]``: one short look at the reader (at most ~50 ms);
+    returns :class:`~toprace_pi.hardware.events.TagLaid` once when a tag is laid
+    on it (a tag left lying there is not laid again; lifted and laid again is)
+    and :class:`~toprace_pi.hardware.events.TagLifted` when it is taken away.
+    ``name`` (``"discard"``, ``"cars"``), ``close()``. Raises
+    :class:`ReaderError` when the reader cannot be reached.
+
+``LedStrip``
+    ``count`` LEDs; ``show(frame)`` shows a whole frame (a sequence of ``count``
+    ``(r, g, b)`` tuples, 0-255) at once; ``close()`` turns it dark. Raises
+    :class:`StripError`.
+
+``Buttons`` and ``Sound`` live in their own modules; see there.
+"""
+
+from toprace_pi.errors import TopRaceError
+
+
+class HardwareError(TopRaceError, OSError):
+    """A device is missing, unplugged, or answered nonsense."""
+
+
+class ReaderError(HardwareError):
+    """A card reader cannot be reached or keeps failing."""
+
+
+class StripError(HardwareError):
+    """The LED strip cannot be started or written."""
