@@ -1,0 +1,177 @@
+"""The table controller: scans and presses become rule actions; bad input is refused
+with a reason and a buzz and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from scenarios import DECK, NAMES
+from tracks import straight
+
+from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
+from toprace_pi.rules import Car, Game, MoveCar, Phase, PlayCard, Settings, Sold
+from toprace_pi.table.controller import TableController
+
+TRACK = straight(40)
+NEXT, OK, PASS = ButtonPressed("next"), ButtonPressed("ok"), ButtonPressed("pass")
+UNDO = ButtonPressed("undo", held=True)
+
+
+class Recorder:
+    """Stands in for the buzzer and the speaker: remembers what they were told."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.sounds: list[str] = []
+
+    def say(self, text: str) -> None:
+        self.said.append(text)
+
+    def refuse(self) -> None:
+        self.sounds.append("refuse")
+
+    def confirm(self) -> None:
+        self.sounds.append("confirm")
+
+    def finish(self, place: int) -> None:
+        self.sounds.append(f"finish {place}")
+
+
+def card_tag(number: int) -> TagLaid:
+    return TagLaid("discard", bytes([4, 0, 0, 0, 0, 0, number]))
+
+
+def car_tag(car: Car) -> TagLaid:
+    return TagLaid("cars", bytes([4, 1, 0, 0, 0, 0, car.value]))
+
+
+def identify(event: TagLaid):
+    kind, value = event.uid[1], event.uid[-1]
+    if event.uid[0] != 4 or value == 99:
+        return None
+    return ("card", value) if kind == 0 else ("car", Car(value))
+
+
+@pytest.fixture
+def table():
+    out = Recorder()
+    game = Game(Settings(NAMES[:2]), TRACK, DECK)
+    controller = TableController(game, identify=identify, say=out.say, sound=out)
+    return controller, out
+
+
+def sell(controller, winner_steps: int, price_steps: int, car: Car, start_steps: int = 0) -> None:
+    """Enter an auction held aloud, then the winner's car token and starting space."""
+    for event in [NEXT] * winner_steps + [OK] + [NEXT] * price_steps + [OK]:
+        controller.handle(event)
+    controller.handle(car_tag(car))
+    for event in [NEXT] * start_steps + [OK]:
+        controller.handle(event)
+
+
+def race_started(controller) -> None:
+    for n, car in enumerate((Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN)):
+        sell(controller, n % 2, 0, car)
+
+
+def test_the_cards_are_dealt_by_hand_and_the_auction_is_entered_as_winner_and_price(table):
+    controller, out = table
+    game = controller.game
+    assert game.hands is None and game.phase is Phase.BID
+    assert "who won this auction? Anna" in out.said[-1]
+    controller.handle(NEXT)  # Ben
+    controller.handle(OK)
+    controller.handle(NEXT)
+    controller.handle(NEXT)  # 30,000
+    controller.handle(PASS)  # 20,000
+    assert "Ben pays 20,000" in controller.prompt
+    controller.handle(OK)
+    assert game.log[-1] == Sold(1, 20_000) and game.money[1] == 180_000
+    assert game.phase is Phase.TAKE_CAR
+
+
+def test_the_winner_scans_a_car_token_and_picks_a_starting_space(table):
+    controller, out = table
+    sell(controller, 0, 1, Car.GREEN, start_steps=2)
+    game = controller.game
+    assert game.owner[Car.GREEN] == 0
+    assert game.board.at[Car.GREEN] == TRACK.starting_spaces[3]
+
+
+def test_a_speed_card_laid_on_the_reader_is_played_and_moves_are_confirmed_with_ok(table):
+    controller, out = table
+    race_started(controller)
+    game = controller.game
+    assert controller.prompt == "Anna: lay a speed card on the discard pile"
+    controller.handle(card_tag(13))  # Yellow 6 / Red 4 / Black 2
+    assert game.phase is Phase.MOVE_CAR and game.moving.car == Car.YELLOW
+    ends = game.move_ends()
+    controller.handle(NEXT)
+    controller.handle(OK)
+    assert game.log[-1] == MoveCar(Car.YELLOW, ends[1 % len(ends)])
+    assert game.moving.car == Car.RED
+
+
+def test_refusals_change_nothing_and_buzz(table):
+    controller, out = table
+    race_started(controller)
+    controller.handle(card_tag(13))
+    game = controller.game
+    before, log = game.snapshot(), len(game.log)
+    for bad, reason in [
+        (TagLaid("discard", b"\x07\x07\x07\x07"), "this tag is not enrolled: run toprace-pi enrol cards"),
+        (card_tag(1), "finish the card in play first"),
+        (car_tag(Car.RED), "no car token is asked for now"),
+        (PASS, "PASS means nothing now"),
+        (ButtonPressed("undo"), "hold UNDO to take back the last step"),
+    ]:
+        out.sounds.clear()
+        controller.handle(bad)
+        assert reason in out.said[-1] and out.sounds == ["refuse"]
+        assert game.snapshot() == before and len(game.log) == log
+
+
+def test_a_card_already_played_in_this_race_is_refused(table):
+    controller, out = table
+    race_started(controller)
+    controller.handle(card_tag(13))
+    while controller.game.phase is not Phase.PLAY_CARD:
+        controller.handle(OK)
+    controller.handle(card_tag(13))
+    assert "was already played in this race" in out.said[-1] and out.sounds[-1] == "refuse"
+
+
+def test_undo_takes_back_the_last_step_and_survives_as_a_replay(table):
+    controller, out = table
+    race_started(controller)
+    controller.handle(card_tag(13))
+    controller.handle(OK)
+    moved = controller.game.snapshot()
+    controller.handle(UNDO)
+    assert controller.game.log[-1] == PlayCard(13) and controller.game.moving.car == Car.YELLOW
+    assert "took back: move yellow" in out.said[-2]
+    controller.handle(OK)
+    assert controller.game.snapshot() == moved
+
+
+def test_nothing_to_take_back_at_the_start(table):
+    controller, out = table
+    controller.handle(UNDO)
+    assert out.said[-1] == "there is nothing to take back"
+
+
+def test_finishes_are_announced_with_the_prize_and_the_owner(table):
+    controller, out = table
+    race_started(controller)
+    game = controller.game
+    game.board.set_up({Car.YELLOW: TRACK.index("a38")})  # three steps from the line, and a Yellow 6 to play
+    controller.handle(card_tag(13))
+    assert game.move_ends() == ["finish"]
+    controller.handle(OK)
+    assert any(s.startswith("Yellow finishes first: 200,000 to Anna") for s in out.said)
+    assert "finish 1" in out.sounds
+
+
+def test_device_news_is_passed_on(table):
+    controller, out = table
+    controller.handle(DeviceStatus("discard reader", False, "the discard reader is missing: still looking"))
+    assert out.said[-1] == "the discard reader is missing: still looking"
