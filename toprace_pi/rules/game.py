@@ -322,17 +322,16 @@ class Game:
 
     def _apply_place(self, action: PlaceCar) -> None:
         assert self.auction is not None
-        car = self._car_being_placed()
+        car = self.car_to_place
         self.board.place(car, self.track.starting_spaces[action.start])
         self.events.append(CarPlaced(self.seat, car, action.start))
         self.auction.car_won()
         self._next_auction_step()
 
-    def _car_being_placed(self) -> Car:
-        return next(c for c, s in self.owner.items() if s == self.to_move and not self._placed(c))
-
-    def _placed(self, car: Car) -> bool:
-        return car in self.board.at
+    @property
+    def car_to_place(self) -> Car:
+        """The car the auction winner has taken and must now put on a starting space."""
+        return next(c for c, s in self.owner.items() if s == self.to_move and c not in self.board.at)
 
     # --- race: playing cards -----------------------------------------------------
 

@@ -1,0 +1,137 @@
+"""The table's configuration file and the device supervision that keeps the table going."""
+
+from __future__ import annotations
+
+import pytest
+
+from toprace_pi.errors import DataError
+from toprace_pi.hardware import ReaderError, StripError
+from toprace_pi.hardware.events import DeviceStatus, TagLaid
+from toprace_pi.table.config import load_config, parse_config
+from toprace_pi.table.run import RETRY, ReaderSlot, StripSlot
+
+
+def test_an_empty_file_is_a_table_of_simulated_devices(tmp_path):
+    path = tmp_path / "table.toml"
+    path.write_text("", "utf-8")
+    config = load_config(path)
+    assert config.track == "speed-street" and len(config.players) == 4
+    assert [r.name for r in config.readers] == ["discard"] and config.strip["backend"] == "simulated"
+    assert set(config.buttons) == {"next", "ok", "undo", "pass"}
+
+
+def test_a_full_configuration():
+    config = parse_config({
+        "game": {"track": "turbo-town", "players": ["Ann", "Bo", "Cy"], "races": 3},
+        "readers": {"discard": {"kind": "pn532", "bus": "uart", "port": "/dev/ttyAMA0"},
+                    "cars": {"kind": "pn532", "bus": "i2c"}},
+        "strip": {"backend": "ws281x", "count": 274, "supply_amps": 10},
+        "buttons": {"next": 5, "ok": 6, "undo": 13, "pass": 19, "hold_time": 1.5},
+        "files": {"registry": "/var/lib/toprace-pi/tags.json"},
+    }, "table.toml")
+    assert config.players == ("Ann", "Bo", "Cy") and config.races == 3 and config.hold_time == 1.5
+    assert [(r.name, r.bus) for r in config.readers] == [("discard", "uart"), ("cars", "i2c")]
+    assert config.profile_name == "turbo-town"
+
+
+def test_every_problem_is_named_with_the_file():
+    with pytest.raises(DataError) as caught:
+        parse_config({
+            "game": {"track": "monaco", "players": ["Ann"], "races": 0},
+            "readers": {"cars": {"kind": "laser"}},
+            "buttons": {"next": 5, "ok": 5, "undo": 99, "fire": 7},
+            "extra": {},
+        }, "table.toml")
+    text = str(caught.value)
+    assert text.startswith("table.toml:")
+    for expected in ("unknown section(s): extra", "'monaco' is neither a shipped track", "2 to 6 different names",
+                     "[game] races", "kind is one of", "the discard pile needs a reader",
+                     "[buttons] undo: a GPIO number", "[buttons] fire", "two buttons on one pin", "missing pass"):
+        assert expected in text
+
+
+def test_an_unreadable_or_broken_file(tmp_path):
+    with pytest.raises(DataError, match="cannot be read"):
+        load_config(tmp_path / "none.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[game\n", "utf-8")
+    with pytest.raises(DataError, match="bad.toml: not valid TOML"):
+        load_config(bad)
+
+
+class FlakyReader:
+    """A reader that can be unplugged: poll raises like a real one would."""
+
+    name = "discard"
+
+    def __init__(self, world: dict) -> None:
+        self.world = world
+
+    def poll(self):
+        if not self.world["plugged"]:
+            raise ReaderError("serial port vanished")
+        return self.world.pop("events", [])
+
+    def close(self) -> None:
+        self.world["closed"] = self.world.get("closed", 0) + 1
+
+
+def test_a_reader_missing_at_start_is_reported_once_and_picked_up_when_it_appears():
+    now = [0.0]
+    world = {"plugged": False}
+
+    def opener():
+        if not world["plugged"]:
+            raise ReaderError("no PN532 on /dev/serial0")
+        return FlakyReader(world)
+
+    slot = ReaderSlot("discard", opener, lambda: now[0])
+    assert slot.poll() == [DeviceStatus("discard reader", False, "the discard reader is missing: still looking")]
+    assert slot.poll() == []  # said once; not retried before RETRY seconds
+    world["plugged"] = True
+    world["events"] = [TagLaid("discard", b"\x04\x01")]
+    now[0] += RETRY
+    assert slot.poll() == [DeviceStatus("discard reader", True, "the discard reader is back"),
+                           TagLaid("discard", b"\x04\x01")]
+
+
+def test_a_reader_that_vanishes_mid_game_is_closed_reported_and_reopened():
+    now = [0.0]
+    world = {"plugged": True}
+    slot = ReaderSlot("discard", lambda: FlakyReader(world), lambda: now[0])
+    assert slot.poll() == []
+    world["plugged"] = False
+    assert slot.poll()[0].ok is False and world["closed"] == 1
+    world["plugged"] = True
+    now[0] += RETRY
+    assert slot.poll()[0] == DeviceStatus("discard reader", True, "the discard reader is back")
+
+
+class BrokenStrip:
+    count = 3
+
+    def __init__(self) -> None:
+        self.broken = True
+        self.shown: list = []
+
+    def show(self, frame):
+        if self.broken:
+            raise StripError("show() failed")
+        self.shown.append(list(frame))
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_strip_that_fails_is_written_again_when_it_recovers(caplog):
+    strip = BrokenStrip()
+    slot = StripSlot(strip)
+    frame = [(1, 2, 3)] * 3
+    slot.show(frame)
+    slot.show(frame)
+    assert slot.failing and caplog.text.count("the LED strip failed") == 1
+    strip.broken = False
+    slot.show(frame)
+    assert strip.shown == [frame] and not slot.failing
+    slot.show(frame)  # unchanged: not sent again
+    assert len(strip.shown) == 1

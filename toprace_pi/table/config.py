@@ -1,0 +1,162 @@
+"""The table's configuration file (TOML), checked on load.
+
+Every setting has a default that suits the demo, so an empty file is a valid
+configuration of a table with simulated devices. A full example with every key
+explained is ``config.example.toml`` at the top of the repository.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from toprace_pi.data import track_names
+from toprace_pi.errors import DataError
+from toprace_pi.hardware.events import BUTTONS
+
+DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
+READER_KINDS = ("pn532", "simulated")
+BUSES = ("uart", "i2c", "spi")
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """One card reader: ``discard`` (speed cards) or ``cars`` (car tokens)."""
+
+    name: str
+    kind: str = "simulated"
+    bus: str = "uart"
+    port: str = "/dev/serial0"
+    address: int = 0x24
+    cs_pin: str = "D5"
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    track: str = "speed-street"
+    players: tuple[str, ...] = DEFAULT_PLAYERS
+    races: int = 1
+    readers: tuple[ReaderConfig, ...] = (ReaderConfig("discard"),)
+    strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
+    buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
+    hold_time: float = 1.0
+    sound: Mapping[str, Any] = field(default_factory=dict)
+    registry: Path = Path("~/.local/share/toprace-pi/tags.json")
+    profile: str | None = None
+
+    @property
+    def profile_name(self) -> str:
+        """The board profile: as configured, else the track's default one."""
+        return self.profile or self.track
+
+
+def load_config(path: str | Path) -> TableConfig:
+    """Read and check a configuration file; every problem is named at once."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text("utf-8"))
+    except OSError as exc:
+        raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise DataError(str(path), [f"not valid TOML: {exc}"]) from None
+    return parse_config(data, str(path))
+
+
+def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
+    problems: list[str] = []
+    unknown = set(data) - {"game", "readers", "strip", "buttons", "sound", "files"}
+    if unknown:
+        problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
+    game = _table(data, "game", problems)
+    files = _table(data, "files", problems)
+    config = TableConfig(
+        track=_track(game.get("track", "speed-street"), problems),
+        players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
+        races=_whole(game.get("races", 1), "[game] races", 1, 99, problems),
+        readers=_readers(_table(data, "readers", problems), problems),
+        strip=_table(data, "strip", problems) or {"backend": "simulated"},
+        buttons=_buttons(_table(data, "buttons", problems), problems),
+        hold_time=float(_number(data.get("buttons", {}).get("hold_time", 1.0), "[buttons] hold_time", problems)),
+        sound=_table(data, "sound", problems),
+        registry=Path(str(files.get("registry", "~/.local/share/toprace-pi/tags.json"))).expanduser(),
+        profile=files.get("profile"),
+    )
+    if problems:
+        raise DataError(source, problems)
+    return config
+
+
+def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        problems.append(f"[{key}] must be a table")
+        return {}
+    return dict(value)
+
+
+def _track(value: object, problems: list[str]) -> str:
+    if not isinstance(value, str) or (value not in track_names() and not Path(value).is_file()):
+        problems.append(f"[game] track: {value!r} is neither a shipped track ({', '.join(track_names())}) nor a file")
+        return "speed-street"
+    return value
+
+
+def _players(value: object, problems: list[str]) -> tuple[str, ...]:
+    names = tuple(value) if isinstance(value, list) else ()
+    if not 2 <= len(names) <= 6 or not all(isinstance(n, str) and n for n in names) or len(set(names)) < len(names):
+        problems.append("[game] players: a list of 2 to 6 different names")
+        return DEFAULT_PLAYERS
+    return names
+
+
+def _whole(value: object, key: str, low: int, high: int, problems: list[str]) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        problems.append(f"{key}: a whole number from {low} to {high}")
+        return low
+    return value
+
+
+def _number(value: object, key: str, problems: list[str]) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+        problems.append(f"{key}: a positive number")
+        return 1.0
+    return float(value)
+
+
+def _readers(section: dict[str, Any], problems: list[str]) -> tuple[ReaderConfig, ...]:
+    if not section:
+        return (ReaderConfig("discard"),)
+    readers = []
+    for name, entry in section.items():
+        where = f"[readers.{name}]"
+        if name not in ("discard", "cars") or not isinstance(entry, Mapping):
+            problems.append(f"{where}: readers are 'discard' and 'cars', each a table")
+            continue
+        if entry.get("kind", "simulated") not in READER_KINDS or entry.get("bus", "uart") not in BUSES:
+            problems.append(f"{where}: kind is one of {', '.join(READER_KINDS)}, bus one of {', '.join(BUSES)}")
+            continue
+        fields = {k: entry[k] for k in ("kind", "bus", "port", "address", "cs_pin") if k in entry}
+        readers.append(ReaderConfig(name, **fields))
+    if "discard" not in [r.name for r in readers]:
+        problems.append("[readers.discard]: the discard pile needs a reader")
+    return tuple(readers)
+
+
+def _buttons(section: dict[str, Any], problems: list[str]) -> dict[str, int]:
+    pins = {k: v for k, v in section.items() if k != "hold_time"}
+    if not pins:
+        return dict(TableConfig().buttons)
+    for name, pin in pins.items():
+        if name not in BUTTONS:
+            problems.append(f"[buttons] {name}: the buttons are {', '.join(BUTTONS)}")
+        elif not isinstance(pin, int) or isinstance(pin, bool) or not 2 <= pin <= 27:
+            problems.append(f"[buttons] {name}: a GPIO number from 2 to 27")
+    if len(set(pins.values())) < len(pins):
+        problems.append("[buttons]: two buttons on one pin")
+    missing = set(BUTTONS) - set(pins)
+    if missing:
+        problems.append(f"[buttons]: missing {', '.join(sorted(missing))}")
+    return pins

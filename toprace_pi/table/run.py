@@ -1,0 +1,173 @@
+"""The running table: devices kept alive, inputs to the controller, frames to the strip.
+
+A device that is missing or fails is reported once, retried every few seconds and
+picked up again when it answers, so the service starts and plays on with a
+reader unplugged or no strip at all (gpiozero buttons and the buzzer are opened
+once at start; a missing one is reported and the table plays on without it).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from toprace_pi.hardware import HardwareError
+from toprace_pi.hardware.events import DeviceStatus, Event
+from toprace_pi.table.controller import TableController
+
+if TYPE_CHECKING:
+    from toprace_pi.table.view import TableView
+
+RGB = tuple[int, int, int]
+
+log = logging.getLogger(__name__)
+
+#: Seconds between attempts to reach a missing device.
+RETRY = 2.0
+
+
+class CardReader(Protocol):
+    name: str
+
+    def poll(self) -> list[Event]: ...
+    def close(self) -> None: ...
+
+
+class LedStrip(Protocol):
+    count: int
+
+    def show(self, frame: Sequence[RGB]) -> None: ...
+    def close(self) -> None: ...
+
+
+class ReaderSlot:
+    """Keeps one card reader going: opens it, polls it, and when it fails says so
+    once, closes it and tries to open it again every :data:`RETRY` seconds."""
+
+    def __init__(self, name: str, opener: Callable[[], CardReader], clock: Callable[[], float]) -> None:
+        self.name = name
+        self.opener = opener
+        self.clock = clock
+        self.reader: CardReader | None = None
+        self.missing = False
+        self._next_try = 0.0
+
+    def poll(self) -> list[Event]:
+        if self.reader is None and not self._open():
+            return self._lost_news()
+        assert self.reader is not None
+        try:
+            events = self.reader.poll()
+        except (HardwareError, OSError) as exc:
+            self._drop(exc)
+            return self._lost_news()
+        return self._back_news() + events
+
+    def _open(self) -> bool:
+        if self.clock() < self._next_try:
+            return False
+        try:
+            self.reader = self.opener()
+        except (HardwareError, OSError, RuntimeError, ValueError) as exc:
+            self._drop(exc)
+            return False
+        return True
+
+    def _drop(self, exc: Exception) -> None:
+        if not self.missing:
+            log.warning("the %s reader failed: %s", self.name, exc)
+        if self.reader is not None:
+            try:
+                self.reader.close()
+            except (HardwareError, OSError):
+                pass
+        self.reader = None
+        self._next_try = self.clock() + RETRY
+
+    def _lost_news(self) -> list[Event]:
+        if self.missing:
+            return []
+        self.missing = True
+        return [DeviceStatus(f"{self.name} reader", False, f"the {self.name} reader is missing: still looking")]
+
+    def _back_news(self) -> list[Event]:
+        if not self.missing:
+            return []
+        self.missing = False
+        log.info("the %s reader is back", self.name)
+        return [DeviceStatus(f"{self.name} reader", True, f"the {self.name} reader is back")]
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.reader.close()
+            self.reader = None
+
+
+class StripSlot:
+    """Shows frames on the strip; a strip that fails is logged once and written
+    again when it recovers. The frame shown last is kept, so nothing is lost."""
+
+    def __init__(self, strip: LedStrip) -> None:
+        self.strip = strip
+        self.failing = False
+        self.last: list[RGB] | None = None
+
+    def show(self, frame: list[RGB]) -> None:
+        if frame == self.last and not self.failing:
+            return
+        try:
+            self.strip.show(frame)
+        except (HardwareError, OSError) as exc:
+            if not self.failing:
+                log.error("the LED strip failed: %s", exc)
+            self.failing = True
+            return
+        if self.failing:
+            log.info("the LED strip works again")
+        self.failing = False
+        self.last = frame
+
+
+class Table:
+    """One table: a controller fed by readers and a button queue, and its view on a strip."""
+
+    def __init__(
+        self,
+        controller: TableController,
+        view: TableView,
+        readers: Sequence[ReaderSlot],
+        strip: StripSlot,
+        buttons: queue.Queue[Event],
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.controller = controller
+        self.view = view
+        self.readers = list(readers)
+        self.strip = strip
+        self.buttons = buttons
+        self.clock = clock
+
+    def step(self) -> None:
+        """Poll every reader once, handle what came in, and refresh the LEDs."""
+        for slot in self.readers:
+            for event in slot.poll():
+                self.controller.handle(event)
+        while True:
+            try:
+                event = self.buttons.get_nowait()
+            except queue.Empty:
+                break
+            self.controller.handle(event)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.strip.show(self.view.frame(self.controller.game, self.controller.choice, self.clock()))
+
+    def close(self) -> None:
+        for slot in self.readers:
+            slot.close()
+        self.strip.strip.close()

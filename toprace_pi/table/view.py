@@ -1,0 +1,70 @@
+"""What the LED strip shows: the cars in their colours, where the car being moved
+may go, a blinking cursor, the placements, and whose turn it is."""
+
+from __future__ import annotations
+
+from toprace_pi.hardware.profile import Profile
+from toprace_pi.render.palette import CAR_RGB
+from toprace_pi.rules import Game, MoveCar, Phase, PlaceCar, ReturnCar
+from toprace_pi.rules.track import FINISH_ID
+from toprace_pi.table.choices import Choice
+
+RGB = tuple[int, int, int]
+OFF: RGB = (0, 0, 0)
+WHITE: RGB = (255, 255, 255)
+#: How long the cursor stays lit, then dark (seconds).
+BLINK = 0.4
+#: Legal end spaces glow at this share of the car's colour.
+GLOW = 0.2
+
+
+def dim(rgb: RGB, share: float) -> RGB:
+    r, g, b = rgb
+    return (round(r * share), round(g * share), round(b * share))
+
+
+class TableView:
+    """Composes LED frames for one track's board profile."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.profile = profile
+
+    def frame(self, game: Game, choice: Choice | None, now: float) -> list[RGB]:
+        track = game.track
+        spaces: dict[str, RGB] = {}
+        for car, wait in game.board.waiting.items():
+            spaces[track.space_id(wait.space)] = dim(CAR_RGB[car], GLOW)
+        for car, space in game.board.at.items():
+            spaces[track.space_id(space)] = CAR_RGB[car]
+        if choice is not None:
+            spaces.update(self._options(game, choice, now))
+        placements = {n: CAR_RGB[car] for n, car in enumerate(game.board.finished, 1)}
+        seats = {game.to_move: WHITE} if game.to_move is not None and game.to_move >= 0 else {}
+        return self.profile.frame_for(spaces, placements, seats)
+
+    @staticmethod
+    def _options(game: Game, choice: Choice, now: float) -> dict[str, RGB]:
+        """The spaces on offer glow; the one under the cursor blinks."""
+        lit = int(now / BLINK) % 2 == 0
+        shown: dict[str, RGB] = {}
+        for n, option in enumerate(choice.options):
+            target = _space_of(game, option)
+            if target is None:
+                continue
+            colour = _colour_of(game, option)
+            shown[target] = (colour if lit else OFF) if n == choice.cursor else dim(colour, GLOW)
+        return shown
+
+
+def _space_of(game: Game, option: object) -> str | None:
+    if isinstance(option, (MoveCar, ReturnCar)):
+        return None if option.to == FINISH_ID else option.to
+    if isinstance(option, PlaceCar):
+        return game.track.space_id(game.track.starting_spaces[option.start])
+    return None
+
+
+def _colour_of(game: Game, option: object) -> RGB:
+    if isinstance(option, (MoveCar, ReturnCar)):
+        return CAR_RGB[option.car]
+    return CAR_RGB[game.car_to_place] if game.phase is Phase.PLACE_CAR else WHITE
