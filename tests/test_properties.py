@@ -146,6 +146,7 @@ class RaceLedger:
     prizes: Counter[int] = field(default_factory=Counter)
     auctions: int = 0
     actions: int = 0
+    spot: dict[Car, str] = field(default_factory=dict)  # where each car was last put, by the events
 
 
 class Observer:
@@ -194,8 +195,12 @@ class Observer:
         elif isinstance(event, CarPlaced):
             assert event.car not in ledger.owner, f"{event.car} sold twice in one race"
             ledger.owner[event.car] = event.seat
+            ledger.spot[event.car] = game.track.space_id(game.track.starting_spaces[event.start])
+        elif isinstance(event, CarReturned):
+            ledger.spot[event.car] = event.to
         elif isinstance(event, CarMoved):
             self._check_forward(event)
+            ledger.spot[event.car] = event.to
             if event.to == FINISH_ID:
                 ledger.crossed.append(event.car)
         elif isinstance(event, CarFinished):
@@ -238,14 +243,9 @@ class Observer:
         assert game.results[result.race - 1] is result
         if len(ledger.crossed) >= FINISHES_TO_END:
             assert len(ledger.crossed) == FINISHES_TO_END, "the race goes on after the fifth finish"
-        if game.is_over and game.race == result.race:  # the last board is kept: check the rest's order
-            fronts = [self._placed_front(car) for car in placements[len(ledger.crossed):]]
-            assert fronts == sorted(fronts, reverse=True), "unfinished cars are ranked by position"
-
-    def _placed_front(self, car: Car) -> float:
-        board, t = self.game.board, self.game.track
-        space = board.at[car] if car in board.at else board.waiting[car].space
-        return t.front(space)
+        track = game.track
+        fronts = [track.front(track.index(ledger.spot[car])) for car in placements[len(ledger.crossed):]]
+        assert fronts == sorted(fronts, reverse=True), "unfinished cars are ranked by position"
 
     # --- per observation ---
 
@@ -256,8 +256,7 @@ class Observer:
         assert len(set(at.values())) == len(at), f"two cars on one space: {at}"
         assert board.occupied == set(at.values())
         assert not set(at) & set(board.waiting), "a car both on the track and waiting beside it"
-        if not game.is_over:
-            assert not set(at) & set(board.finished), "a finished car still on the track"
+        assert not set(at) & set(board.finished), "a finished car still on the track"
         if game.race != self.race:  # a new race: a new board
             self.race, self.fronts = game.race, {}
             assert not at and not board.waiting and not board.finished and not game.owner
@@ -265,6 +264,7 @@ class Observer:
         returned = {e.car for e in new if isinstance(e, CarReturned)}
         left = {e.car for e in new if isinstance(e, BrokeDown)}
         left |= {e.car for e in new if isinstance(e, CarMoved) and e.to == FINISH_ID}
+        left |= {e.car for e in new if isinstance(e, CarFinished)}  # placed at the race's end
         for car in self.fronts.keys() - at.keys():
             assert car in left, f"{car} vanished from the track without breaking down or finishing"
         fronts = {car: t.front(space) for car, space in at.items()}

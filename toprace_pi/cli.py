@@ -9,19 +9,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from toprace_pi import __version__
 from toprace_pi.bots import BOT_KINDS
 from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, load_deck, load_track, track_names
 from toprace_pi.errors import TopRaceError
 from toprace_pi.report import json_report, text_report
-from toprace_pi.rules.actions import Action
-from toprace_pi.rules.game import Game, Phase
+from toprace_pi.rules.game import Game
 from toprace_pi.simulate import simulate
+
+if TYPE_CHECKING:
+    from toprace_pi.table.config import TableConfig
 
 USAGE_ERROR = 2
 
@@ -74,10 +75,26 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="print the report as one JSON document")
     sim.set_defaults(run=_simulate)
 
-    demo = commands.add_parser("demo", parents=[game_options], help="watch bots play a whole game on the track")
-    demo.add_argument("--fast", action="store_true", help="no pauses between turns")
+    demo = commands.add_parser("demo", parents=[game_options], help="bots play a whole game at a simulated table")
+    demo.add_argument("--fast", action="store_true", help="no pauses between steps")
     demo.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
+    demo.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
     demo.set_defaults(run=_demo)
+
+    config_option = _Parser(add_help=False)
+    config_option.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration (TOML)")
+
+    play = commands.add_parser("play", parents=[config_option], help="run the table on its hardware")
+    play.set_defaults(run=_play_table)
+    check_hw = commands.add_parser("check", parents=[config_option], help="self-test: readers, LED chase, buttons")
+    check_hw.set_defaults(run=_check_hardware)
+    enrol = commands.add_parser("enrol", parents=[config_option], help="enrol the tags of speed cards or car tokens")
+    enrol.add_argument("what", choices=("cards", "cars"))
+    enrol.set_defaults(run=_enrol)
+    calibrate = commands.add_parser("calibrate", parents=[config_option], help="assign the LEDs to a track's spaces")
+    calibrate.add_argument("track", help="a shipped track")
+    calibrate.add_argument("--out", type=Path, metavar="FILE", help="where to save the profile (default TRACK.toml)")
+    calibrate.set_defaults(run=_calibrate)
 
     track = commands.add_parser("track", help="show or check a track layout")
     track_commands = track.add_subparsers(dest="track_command", required=True, parser_class=_Parser)
@@ -119,31 +136,55 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play(args: argparse.Namespace, on_action=None) -> Game:
+def _play(args: argparse.Namespace) -> Game:
     track, deck = load_track(args.track), load_deck(args.deck)
-    return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                    on_action=on_action)
+    return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots)
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from toprace_pi.render.terminal import render_track
+    from toprace_pi.table.demo import run_demo
 
-    colour = not args.no_colour and sys.stdout.isatty()
-    pause = 0.0 if args.fast else 0.4
-    shown = 0
+    run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
+             pause=0.0 if args.fast else 0.4, colour=not args.no_colour and sys.stdout.isatty(),
+             svg_dir=args.svg_dir)
+    return 0
 
-    def show(game: Game, action: Action) -> None:
-        nonlocal shown
-        for event in game.events[shown:]:
-            print(event.text(game.names))
-        shown = len(game.events)
-        if game.phase is Phase.PLAY_CARD and game.board.at:
-            print(render_track(game.track, game.board, colour=colour))
-            time.sleep(pause)
 
-    game = _play(args, on_action=show)
-    print(render_track(game.track, game.board, colour=colour))
-    print("Final money: " + ", ".join(f"{n} {m:,}" for n, m in zip(game.names, game.money)))
+def _config(args: argparse.Namespace) -> TableConfig:
+    from toprace_pi.table.config import TableConfig, load_config
+
+    return load_config(args.config) if args.config else TableConfig()
+
+
+def _play_table(args: argparse.Namespace) -> int:
+    from toprace_pi.table.live import run_table
+
+    return run_table(_config(args))
+
+
+def _check_hardware(args: argparse.Namespace) -> int:
+    from toprace_pi.table.tools import self_test
+
+    return 1 if self_test(_config(args), print) else 0
+
+
+def _enrol(args: argparse.Namespace) -> int:
+    from toprace_pi.table.tools import enrol
+
+    enrol(args.what, _config(args), print)
+    return 0
+
+
+def _calibrate(args: argparse.Namespace) -> int:
+    import queue
+
+    from toprace_pi.hardware.buttons import TableButtons
+    from toprace_pi.table.tools import button_presses, calibrate_board
+
+    config = _config(args)
+    events: queue.Queue = queue.Queue()
+    with TableButtons(config.buttons, events, hold_time=config.hold_time):
+        calibrate_board(args.track, config, button_presses(events), print, args.out or Path(f"{args.track}.toml"))
     return 0
 
 

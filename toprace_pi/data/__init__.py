@@ -1,4 +1,4 @@
-"""Track layouts and speed-card decks shipped as TOML files, and their loaders.
+"""Track layouts, speed-card decks and LED board profiles shipped as TOML files, and their loaders.
 
 This is the only place that reads them: the rules engine receives validated
 :class:`~toprace_pi.rules.track.Track` and :class:`~toprace_pi.rules.cards.Deck`
@@ -22,7 +22,8 @@ Track file format (see ``tracks/speed-street.toml`` for a full example)::
       { id = "a1", lane = 0, front = 1.0, next = ["a2", "b2"], start = 1, x = 0.0, y = 0.0, heading = 0.0 },
     ]
 
-Deck file format: see ``decks/standard.toml``.
+Deck file format: see ``decks/standard.toml``. Board profile format (which LED
+lies under which space): see :mod:`toprace_pi.hardware.profile`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from importlib import resources
 from pathlib import Path
 
 from toprace_pi.errors import DataError
+from toprace_pi.hardware.profile import Profile
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.track import Track
 
@@ -58,6 +60,29 @@ def load_deck(name_or_path: str | Path = DEFAULT_DECK) -> Deck:
     """A shipped deck by name (``"standard"``) or a deck file by path."""
     source, text = _read("decks", name_or_path, deck_names())
     return Deck.from_dict(_parse(source, text), source)
+
+
+def profile_names() -> list[str]:
+    """The tracks with a shipped LED profile, by track file name."""
+    return sorted(_stem(p.name) for p in _folder("profiles").iterdir() if p.name.endswith(".toml"))
+
+
+def load_profile(name_or_path: str | Path = DEFAULT_TRACK, track: Track | None = None) -> Profile:
+    """A shipped LED profile by track name (``"lake-lane"``) or a profile file by path.
+
+    It is checked against ``track``, or when that is not given against the shipped
+    track the profile names (a profile for a track of your own needs that track).
+    """
+    source, text = _read("profiles", name_or_path, profile_names())
+    data = _parse(source, text)
+    if track is None:
+        header = data.get("profile")
+        slug = header.get("track") if isinstance(header, dict) else None
+        if slug not in track_names():
+            choices = ", ".join(track_names())
+            raise DataError(source, [f"[profile]: 'track' {slug!r} is not a shipped track ({choices}); pass its track"])
+        track = load_track(slug)
+    return Profile.from_dict(data, source, track)
 
 
 def _folder(kind: str):

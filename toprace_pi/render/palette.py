@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from toprace_pi.rules.cars import Car
 
+#: A colour as red, green and blue from 0 to 255: for the terminal, SVG and LEDs alike.
+RGB = tuple[int, int, int]
+
 #: Display colour of each car. Black is a dark grey: pure black would be invisible
 #: on a dark terminal and as an LED.
-CAR_RGB: dict[Car, tuple[int, int, int]] = {
+CAR_RGB: dict[Car, RGB] = {
     Car.BLUE: (30, 100, 255),
     Car.RED: (230, 30, 30),
     Car.YELLOW: (250, 210, 0),

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from toprace_pi.render.palette import CAR_RGB, car_letter, is_light, ordinal
+from toprace_pi.render.palette import CAR_RGB, RGB, car_letter, is_light, ordinal
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.track import FINISH, LEFT, Space, Track
@@ -36,18 +36,22 @@ def render_track(
     colour: bool = True,
     width: int = 100,
     highlight: Mapping[int, Car] | None = None,
+    lights: Mapping[int, RGB] | None = None,
 ) -> str:
     """The whole drawing: heading, key, the bands, then waiting and finished cars.
 
     ``highlight`` maps space indexes (or :data:`FINISH`) to the car whose possible
-    move ends there. ``width`` bounds every line; ``colour`` adds ANSI 24-bit colour.
+    move ends there. ``lights`` maps space indexes to the colour of the LED under
+    them, to show what the strip shows. ``width`` bounds every line; ``colour``
+    adds ANSI 24-bit colour.
     """
     band = width - PREFIX - SPILL
     if band < 10:
         raise ValueError(f"width {width} is too narrow to draw a track")
     scale = _Scale.fit(track)
     highlight = highlight or {}
-    lanes = [_lane_cells(track, scale, lane, board, highlight, colour) for lane in range(track.lanes)]
+    lit = lights or {}
+    lanes = [_lane_cells(track, scale, lane, board, highlight, lit, colour) for lane in range(track.lanes)]
     labels = _labels(track, scale, highlight.get(FINISH), colour)
     numbers = _ruler(track, scale)
     lines = [_heading(track), LEGEND]
@@ -100,6 +104,7 @@ def _lane_cells(
     lane: int,
     board: Board | None,
     highlight: Mapping[int, Car],
+    lights: Mapping[int, RGB],
     colour: bool,
 ) -> list[str]:
     """One lane's row: line markers first, so spaces drawn over them win."""
@@ -109,7 +114,11 @@ def _lane_cells(
     cars = {space: car for car, space in board.at.items()} if board else {}
     for space in track.spaces:
         if space.lane == lane:
-            drawn = _space_cell(space, cars.get(space.index), highlight.get(space.index), colour)
+            light = lights.get(space.index)
+            if light is not None and light != (0, 0, 0):
+                drawn = _light_cell(light, colour)
+            else:
+                drawn = _space_cell(space, cars.get(space.index), highlight.get(space.index), colour)
             cells[scale.column(space.front) - 1] = drawn
     return cells
 
@@ -125,6 +134,18 @@ def _space_cell(space: Space, car: Car | None, mover: Car | None, colour: bool) 
     if space.is_curve:
         return "(" if space.curve == LEFT else ")"
     return "."
+
+
+def _light_cell(light: RGB, colour: bool) -> str:
+    """An LED: a car's colour shows as the car's letter on it, any other light as a
+    dot in its colour (a legal end space glows dimly in the moving car's colour)."""
+    car = next((c for c, rgb in CAR_RGB.items() if rgb == light), None)
+    if car is not None:
+        return _paint(car_letter(car), car, background=True) if colour else car_letter(car)
+    if not colour:
+        return "*"
+    r, g, b = (min(255, 3 * c) for c in light)  # a dim glow, brightened enough to see
+    return f"\x1b[1;38;2;{r};{g};{b}m*{RESET}"
 
 
 def _paint(text: str, car: Car, *, background: bool) -> str:

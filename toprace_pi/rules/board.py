@@ -97,6 +97,14 @@ class Board:
         del self.waiting[car]
         self.place(car, space)
 
+    def place_last(self, car: Car) -> None:
+        """At the end of a race: take ``car`` off the track (or from beside it) to
+        its placement space, behind those already placed."""
+        if car in self.at:
+            self.occupied.discard(self.at.pop(car))
+        self.waiting.pop(car, None)
+        self.finished.append(car)
+
     def lead_front(self) -> float:
         """Front edge of the car furthest ahead on the track."""
         return max((self.track.front(s) for s in self.at.values()), default=0.0)

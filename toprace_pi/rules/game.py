@@ -544,7 +544,7 @@ class Game:
     def _end_race(self, reason: str) -> None:
         placements = tuple(self.board.standings())
         for car in placements[len(self.board.finished):]:
-            self.board.finished.append(car)
+            self.board.place_last(car)
             self._car_finished(car)
         payouts = [0] * self.players
         for place, car in enumerate(placements):

@@ -22,10 +22,12 @@ from toprace_pi.rules.events import (
     BrokeDown,
     CarFinished,
     CarReturned,
-    Event as GameEvent,
     GameEnded,
     RaceEnded,
     money,
+)
+from toprace_pi.rules.events import (
+    Event as GameEvent,
 )
 from toprace_pi.table.choices import Choice, SaleEntry, choice_for
 
@@ -46,7 +48,9 @@ class Sound(Protocol):
 
 class TableController:
     """Runs one game at the table. ``identify`` says what a tag stands for (or
-    ``None`` for a tag not enrolled); ``say`` speaks or prints a sentence."""
+    ``None`` for a tag not enrolled); ``say`` speaks or prints a sentence;
+    ``dealer`` deals the speed cards where a machine shuffles them (the demo),
+    else the players deal by hand and the game learns the cards as they are played."""
 
     def __init__(
         self,
@@ -55,8 +59,10 @@ class TableController:
         identify: Callable[[TagLaid], Identity | None],
         say: Callable[[str], None],
         sound: Sound,
+        dealer: Callable[[Game], Deal] | None = None,
     ) -> None:
         self.game = game
+        self.dealer = dealer
         self.identify = identify
         self.say = say
         self.sound = sound
@@ -159,7 +165,7 @@ class TableController:
         """Set up the next decision: deal by hand, the sale entry, or a NEXT/OK choice."""
         game = self.game
         if game.phase is Phase.DEAL:
-            game.apply(Deal(None))  # the players deal the real cards by hand
+            game.apply(self.dealer(game) if self.dealer else Deal(None))
             self._tell_events()
         self.sale = SaleEntry.for_game(game) if game.phase is Phase.BID else None
         self.choice = choice_for(game)

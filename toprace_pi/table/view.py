@@ -4,12 +4,11 @@ may go, a blinking cursor, the placements, and whose turn it is."""
 from __future__ import annotations
 
 from toprace_pi.hardware.profile import Profile
-from toprace_pi.render.palette import CAR_RGB
+from toprace_pi.render.palette import CAR_RGB, RGB
 from toprace_pi.rules import Game, MoveCar, Phase, PlaceCar, ReturnCar
 from toprace_pi.rules.track import FINISH_ID
 from toprace_pi.table.choices import Choice
 
-RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
 #: How long the cursor stays lit, then dark (seconds).

@@ -1,0 +1,42 @@
+"""Write the DEFAULT LED profile of every shipped track.
+
+The defaults assume one LED per space with the strip snaking lane by lane, then
+the six placement spaces and the six seat lights (see
+:mod:`toprace_pi.hardware.profile`). They are starting points: a real board is
+calibrated and its profile saved over the default. Do not rerun this over
+calibrated profiles unless you mean to start again.
+
+Run from the repository root::
+
+    python3 tools/build_profiles.py           # rewrites toprace_pi/data/profiles/*.toml
+    python3 tools/build_profiles.py FOLDER    # writes elsewhere
+
+Each file written is loaded back with the package's own loader.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str]) -> int:
+    sys.path.insert(0, str(ROOT))
+    from toprace_pi.data import load_profile, load_track, track_names
+    from toprace_pi.hardware.profile import default_profile
+
+    folder = Path(argv[0]) if argv else ROOT / "toprace_pi" / "data" / "profiles"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in track_names():
+        track = load_track(name)
+        path = folder / f"{name}.toml"
+        path.write_text(default_profile(track).to_toml(), "utf-8")
+        profile = load_profile(path, track)
+        print(f"{path}: {len(profile.spaces)} spaces, {profile.led_count} LEDs")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

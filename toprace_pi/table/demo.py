@@ -1,0 +1,236 @@
+"""The headless demo: bots play whole games at a simulated table.
+
+Everything between the players and the rules is the product's own path: the
+bots lay tags on simulated card readers and press the NEXT/OK/PASS buttons
+through gpiozero's mock pins, the :class:`~toprace_pi.table.run.Table` polls
+the readers and hands the events to the controller, and the strip frames the
+controller's view composes are drawn in the terminal. The bots read the game
+to make up their minds, as players read the board, but never change it.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from toprace_pi.bots import make_bot
+from toprace_pi.data import load_deck, load_profile, load_track
+from toprace_pi.hardware.buttons import TableButtons
+from toprace_pi.hardware.events import Event
+from toprace_pi.hardware.profile import Profile
+from toprace_pi.hardware.simulated import SimulatedReader
+from toprace_pi.hardware.sound import SilentSound
+from toprace_pi.hardware.strip import SimulatedStrip
+from toprace_pi.hardware.tags import TagRegistry
+from toprace_pi.render.palette import RGB
+from toprace_pi.render.svg import track_svg
+from toprace_pi.render.terminal import render_track
+from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Phase, PlayCard, Settings, TakeCar, Track
+from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.simulate import player_names
+from toprace_pi.table.controller import TableController
+from toprace_pi.table.run import ReaderSlot, StripSlot, Table
+from toprace_pi.table.view import TableView
+
+#: The demo's buttons on gpiozero mock pins (any free GPIO numbers would do).
+DEMO_PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
+#: A bound on one game's inputs: a table that stops making progress is a bug.
+MAX_INPUTS = 200_000
+
+
+def card_uid(number: int) -> bytes:
+    """The made-up NTAG UID of speed card ``number`` in the demo's box."""
+    return bytes([0x04, 0xD0, 0x00, 0x00, 0x00, 0x00, number])
+
+
+def car_uid(car: Car) -> bytes:
+    return bytes([0x04, 0xCA, 0x00, 0x00, 0x00, 0x01, int(car)])
+
+
+def demo_registry(deck: Deck) -> TagRegistry:
+    """The demo's box: every speed card and car token enrolled."""
+    registry = TagRegistry()
+    for number in deck.numbers:
+        registry.add(card_uid(number), ("card", number))
+    for car in CARS:
+        registry.add(car_uid(car), ("car", car))
+    return registry
+
+
+@dataclass
+class DemoTable:
+    """A table of simulated devices around a real controller."""
+
+    table: Table
+    discard: SimulatedReader
+    cars: SimulatedReader
+    buttons: TableButtons
+    strip: SimulatedStrip
+    pins: dict[str, object]
+
+    @property
+    def controller(self) -> TableController:
+        return self.table.controller
+
+    def lay(self, reader: SimulatedReader, uid: bytes) -> None:
+        """Lay a tag, let the table see it, and take it away again."""
+        reader.lay(uid)
+        self.table.step()
+        reader.lift()
+        self.table.step()
+
+    def press(self, button: str) -> None:
+        pin = self.pins[button]
+        pin.drive_low()  # type: ignore[attr-defined]
+        pin.drive_high()  # type: ignore[attr-defined]
+        self.table.step()
+
+    def close(self) -> None:
+        self.table.close()
+        self.buttons.close()
+
+
+def build_demo_table(
+    track: Track,
+    players: int,
+    seed: int,
+    *,
+    races: int = 1,
+    say: Callable[[str], None] = print,
+    on_frame: Callable[[list[RGB]], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> DemoTable:
+    """Wire the simulated devices, the controller and the view for one demo game."""
+    from gpiozero.pins.mock import MockFactory
+
+    deck = load_deck()
+    profile = load_profile(track.slug)
+    registry = demo_registry(deck)
+    dealer = random.Random(seed)
+    game = Game(Settings(player_names(players), races=races, first_opener=seed % players, track=track.slug),
+                track, deck)
+    controller = TableController(game, identify=registry.identify, say=say, sound=SilentSound(),
+                                 dealer=lambda g: g.deal(dealer))
+    factory = MockFactory()
+    events: queue.Queue[Event] = queue.Queue()
+    buttons = TableButtons(DEMO_PINS, events, hold_time=0.5, pin_factory=factory)
+    discard, cars = SimulatedReader("discard"), SimulatedReader("cars")
+    strip = SimulatedStrip(profile.led_count, keep=2, on_frame=on_frame)
+    slots = [ReaderSlot("discard", lambda: discard, clock), ReaderSlot("cars", lambda: cars, clock)]
+    table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
+    pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
+    return DemoTable(table, discard, cars, buttons, strip, pins)
+
+
+class DemoPlayers:
+    """The bots at the table, one per seat: each decides like a rules bot and then
+    acts like a person, with tags and buttons."""
+
+    def __init__(self, kinds: list[str], seed: int) -> None:
+        self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+
+    def act(self, demo: DemoTable) -> None:
+        """Make the one input the table waits for now."""
+        controller = demo.controller
+        game = controller.game
+        if controller.sale is not None:
+            self._enter_sale(demo, *self._auction_result(game))
+            return
+        action = self.bots[game.seat].choose(game)
+        if isinstance(action, PlayCard):
+            demo.lay(demo.discard, card_uid(action.number))
+        elif isinstance(action, (TakeCar, ChooseJoker)):
+            demo.lay(demo.cars, car_uid(action.car))
+        else:
+            self._pick(demo, action)
+
+    def _auction_result(self, game: Game) -> tuple[int, int]:
+        """Hold the auction aloud: the bots bid on a copy of the game, the table
+        is told only who won and for how much."""
+        aloud = Game.replay(game.settings, game.track, game.deck, game.log)
+        while aloud.phase is Phase.BID:
+            aloud.apply(self.bots[aloud.seat].choose(aloud))
+        assert aloud.auction is not None and aloud.auction.winner is not None
+        return aloud.auction.winner, aloud.auction.high
+
+    @staticmethod
+    def _enter_sale(demo: DemoTable, winner: int, price: int) -> None:
+        sale = demo.controller.sale
+        assert sale is not None
+        for _ in range(sale.bidders.index(winner)):
+            demo.press("next")
+        demo.press("ok")
+        for _ in range((price - sale.price) // 10_000):
+            demo.press("next")
+        demo.press("ok")
+
+    @staticmethod
+    def _pick(demo: DemoTable, action: Action) -> None:
+        choice = demo.controller.choice
+        assert choice is not None, f"no NEXT/OK choice for {action}"
+        while choice.current != action:
+            demo.press("next")
+        demo.press("ok")
+
+
+def play_demo(demo: DemoTable, players: DemoPlayers, *, after_step: Callable[[Game], None] | None = None) -> Game:
+    """Let the bots play the whole game at ``demo``; returns the finished game."""
+    steps = 0
+    while not demo.controller.game.is_over:
+        logged = len(demo.controller.game.log)
+        players.act(demo)
+        steps += 1
+        if steps > MAX_INPUTS:
+            raise RuntimeError("the demo table stopped making progress")
+        if after_step is not None and len(demo.controller.game.log) != logged:
+            after_step(demo.controller.game)
+    return demo.controller.game
+
+
+def lights_by_space(profile: Profile, track: Track, frame: list[RGB]) -> dict[int, RGB]:
+    """What the strip shows under each space (the first LED of a space)."""
+    return {track.index(space): frame[leds[0]] for space, leds in profile.spaces.items()}
+
+
+def run_demo(
+    *,
+    track_name: str = "speed-street",
+    players: int = 4,
+    races: int = 1,
+    seed: int = 0,
+    bots: str = "greedy",
+    pause: float = 0.4,
+    colour: bool = True,
+    svg_dir: Path | None = None,
+    out: Callable[[str], None] = print,
+) -> Game:
+    """The ``toprace-pi demo`` command: a whole game, the strip drawn after every step."""
+    track = load_track(track_name)
+    profile = load_profile(track.slug)
+    demo = build_demo_table(track, players, seed, races=races, say=out)
+    kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
+    frames = 0
+    if svg_dir is not None:
+        svg_dir.mkdir(parents=True, exist_ok=True)
+
+    def draw(game: Game) -> None:
+        nonlocal frames
+        if game.phase is not Phase.PLAY_CARD and not game.is_over:
+            return
+        lights = lights_by_space(profile, track, demo.strip.last)
+        out(render_track(track, colour=colour, lights=lights))
+        if svg_dir is not None:
+            frames += 1
+            (svg_dir / f"frame-{frames:04d}.svg").write_text(track_svg(track, game.board), "utf-8")
+        time.sleep(pause)
+
+    try:
+        game = play_demo(demo, DemoPlayers(kinds, seed), after_step=draw)
+    finally:
+        demo.close()
+    out("Final money: " + ", ".join(f"{n} {m:,}" for n, m in zip(game.names, game.money, strict=True)))
+    return game

@@ -1,0 +1,138 @@
+"""The table on real devices: ``toprace-pi play`` and ``toprace-pi check``.
+
+Each device is opened from the configuration; one that is missing is reported
+and the table starts without it (readers are retried until they answer, the
+strip falls back to a simulated one, a table without buttons says so).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from toprace_pi import service
+from toprace_pi.data import load_deck, load_profile, load_track
+from toprace_pi.errors import TopRaceError
+from toprace_pi.hardware import HardwareError
+from toprace_pi.hardware.events import Event
+from toprace_pi.hardware.simulated import SimulatedReader
+from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
+from toprace_pi.hardware.strip import open_strip
+from toprace_pi.hardware.tags import TagRegistry
+from toprace_pi.rules import Game, Settings
+from toprace_pi.table.config import ReaderConfig, TableConfig
+from toprace_pi.table.controller import TableController
+from toprace_pi.table.run import ReaderSlot, StripSlot, Table
+from toprace_pi.table.view import TableView
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two rounds of polling when nothing is happening.
+TICK = 0.01
+
+
+def open_reader(config: ReaderConfig) -> Callable[[], Any]:
+    """A function that opens the configured reader (called again after a failure)."""
+    if config.kind == "simulated":
+        reader = SimulatedReader(config.name)
+        return lambda: reader
+
+    def opener() -> Any:
+        from toprace_pi.hardware.pn532 import Pn532Reader
+
+        return Pn532Reader(config.name, bus=config.bus, port=config.port, address=config.address,  # type: ignore[arg-type]
+                           cs_pin=config.cs_pin)
+
+    return opener
+
+
+@dataclass
+class LiveTable:
+    table: Table
+    announcer: Announcer
+    closers: list[Callable[[], None]] = field(default_factory=list)
+
+    def close(self) -> None:
+        for close in reversed(self.closers):
+            try:
+                close()
+            except (TopRaceError, OSError) as exc:
+                log.warning("closing: %s", exc)
+
+
+def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic) -> LiveTable:
+    """Open every device of ``config`` and set up a new game."""
+    track = load_track(config.track)
+    profile = load_profile(config.profile_name, track=track) if config.profile else load_profile(track.slug)
+    announcer = Announcer(speech=bool(config.sound.get("speech", True)))
+    registry = _registry(config, announcer)
+    events: queue.Queue[Event] = queue.Queue()
+    closers: list[Callable[[], None]] = [announcer.close]
+    buttons = _buttons(config, events, announcer)
+    if buttons is not None:
+        closers.append(buttons.close)
+    sound = _sound(config, announcer)
+    closers.append(sound.close)
+    game = Game(Settings(config.players, races=config.races, track=track.slug), track, load_deck())
+    controller = TableController(game, identify=registry.identify, say=announcer.say, sound=sound)
+    slots = [ReaderSlot(r.name, open_reader(r), clock) for r in config.readers]
+    strip = open_strip(config.strip, count=profile.led_count)
+    table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
+    closers.append(table.close)
+    return LiveTable(table, announcer, closers)
+
+
+def _registry(config: TableConfig, announcer: Announcer) -> TagRegistry:
+    if not config.registry.exists():
+        announcer.say(f"no tags are enrolled yet ({config.registry}): run toprace-pi enrol cards")
+        return TagRegistry()
+    return TagRegistry.load(config.registry)
+
+
+def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:
+    from toprace_pi.hardware.buttons import TableButtons
+
+    try:
+        return TableButtons(config.buttons, events, hold_time=config.hold_time)
+    except (HardwareError, OSError, RuntimeError, ImportError) as exc:
+        announcer.say(f"the buttons cannot be used ({exc}): the table plays on without them")
+        return None
+
+
+def _sound(config: TableConfig, announcer: Announcer) -> Any:
+    pin = config.sound.get("buzzer")
+    if pin is None:
+        return SilentSound()
+    try:
+        return BuzzerSound(int(pin), tonal=bool(config.sound.get("tonal", False)))
+    except (HardwareError, OSError, RuntimeError, ImportError) as exc:
+        announcer.say(f"the buzzer cannot be used ({exc})")
+        return SilentSound()
+
+
+def run_table(config: TableConfig, *, stop: threading.Event | None = None) -> int:
+    """Run the table until stopped (SIGTERM, SIGINT or ``stop``), telling systemd
+    it is ready and pinging its watchdog."""
+    stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+    live = open_table(config)
+    watchdog = service.Watchdog()
+    service.ready("the table is ready")
+    live.announcer.say("the table is ready")
+    try:
+        while not stop.is_set():
+            live.table.step()
+            watchdog.ping_if_due()
+            time.sleep(TICK)
+    finally:
+        service.stopping()
+        live.close()
+    return 0

@@ -1,0 +1,160 @@
+"""The maker's tools: enrol tags, calibrate the LEDs, and self-test the hardware."""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from toprace_pi.data import load_deck, load_profile, load_track
+from toprace_pi.errors import TopRaceError
+from toprace_pi.hardware import HardwareError
+from toprace_pi.hardware.calibrate import calibrate
+from toprace_pi.hardware.events import BUTTONS, ButtonPressed, Event
+from toprace_pi.hardware.strip import open_strip
+from toprace_pi.hardware.tags import Enrolment, TagRegistry
+from toprace_pi.table.config import ReaderConfig, TableConfig
+from toprace_pi.table.live import open_reader
+
+Say = Callable[[str], None]
+#: Seconds the self-test waits for each button.
+BUTTON_WAIT = 15.0
+
+
+def load_registry(path: Path) -> TagRegistry:
+    return TagRegistry.load(path) if path.exists() else TagRegistry()
+
+
+def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick: float = 0.02) -> TagRegistry:
+    """Walk through the deck (``kind="cards"``) or the six car tokens (``"cars"``):
+    each tag laid on the reader is taken for the item asked for, its record written
+    where the tag takes one, and the registry saved at the end."""
+    registry = load_registry(config.registry)
+    walk = Enrolment.cards(load_deck(), registry) if kind == "cards" else Enrolment.cars(registry)
+    reader = reader or open_reader(_reader_for(kind, config))()
+    say(walk.prompt)
+    while not walk.done:
+        for event in reader.poll():
+            taken = len(walk.enrolled)
+            answer = walk.offer(event)
+            if answer:
+                say(answer)
+            if len(walk.enrolled) > taken:
+                _write_record(reader, walk.enrolled[-1].record, say)
+                say(walk.prompt)
+        time.sleep(tick)
+    for entry in walk.enrolled:
+        registry.add(entry.uid, entry.identity)
+    registry.save(config.registry)
+    say(f"saved {len(registry)} tags to {config.registry}")
+    return registry
+
+
+def _reader_for(kind: str, config: TableConfig) -> ReaderConfig:
+    by_name = {r.name: r for r in config.readers}
+    return by_name.get("cars", by_name["discard"]) if kind == "cars" else by_name["discard"]
+
+
+def _write_record(reader: Any, record: str, say: Say) -> None:
+    """Write the card's name onto an NTAG, so another table knows it without a registry."""
+    try:
+        if not reader.write_record(record):
+            say("(this tag takes no record: it is known by its UID only)")
+    except (HardwareError, OSError) as exc:
+        say(f"(could not write the record: {exc})")
+
+
+def calibrate_board(track_name: str, config: TableConfig, buttons: Iterator[str], say: Say, out: Path) -> Path:
+    """Light one LED at a time, assign each with NEXT/OK, and save the profile."""
+    track = load_track(track_name)
+    default = load_profile(track.slug)
+    strip = open_strip(config.strip, count=default.led_count)
+    try:
+        profile = calibrate(track, strip, buttons, say=say, expected=default)
+    finally:
+        strip.close()
+    out.write_text(profile.to_toml(), "utf-8")
+    say(f"saved the profile to {out}; set [files] profile = \"{out}\" in the config to use it")
+    return out
+
+
+def button_presses(events: queue.Queue[Event]) -> Iterator[str]:
+    """The buttons pressed, one name at a time, as they come."""
+    while True:
+        event = events.get()
+        if isinstance(event, ButtonPressed):
+            yield event.button
+
+
+def self_test(config: TableConfig, say: Say, *, button_wait: float = BUTTON_WAIT) -> int:
+    """``toprace-pi check``: find each reader, chase the LEDs, wait for each button.
+    Returns the number of problems found."""
+    problems = sum(_check_reader(r, say) for r in config.readers)
+    problems += _chase(config, say)
+    problems += _check_buttons(config, say, button_wait)
+    say("all hardware answered" if not problems else f"{problems} problem(s) found")
+    return problems
+
+
+def _check_reader(config: ReaderConfig, say: Say) -> int:
+    try:
+        reader = open_reader(config)()
+    except (TopRaceError, OSError, RuntimeError, ValueError) as exc:
+        say(f"{config.name} reader: MISSING ({exc})")
+        return 1
+    version = getattr(reader, "firmware_version", None)
+    say(f"{config.name} reader: found ({config.kind}{f', firmware {version}' if version else ''})")
+    reader.close()
+    return 0
+
+
+def _chase(config: TableConfig, say: Say) -> int:
+    profile = load_profile(config.profile_name)
+    strip = open_strip(config.strip, count=profile.led_count)
+    try:
+        for led in range(strip.count):
+            strip.show([(255, 255, 255) if n == led else (0, 0, 0) for n in range(strip.count)])
+            time.sleep(0.005)
+        strip.show([(0, 0, 0)] * strip.count)
+    except (HardwareError, OSError) as exc:
+        say(f"LED strip: FAILED ({exc})")
+        return 1
+    finally:
+        strip.close()
+    say(f"LED strip: chase over {strip.count} LEDs done ({strip!r})")
+    return 0
+
+
+def _check_buttons(config: TableConfig, say: Say, wait: float) -> int:
+    from toprace_pi.hardware.buttons import TableButtons
+
+    events: queue.Queue[Event] = queue.Queue()
+    try:
+        buttons = TableButtons(config.buttons, events, hold_time=config.hold_time)
+    except (TopRaceError, OSError, RuntimeError, ImportError) as exc:
+        say(f"buttons: MISSING ({exc})")
+        return 1
+    missing = 0
+    with buttons:
+        for name in BUTTONS:
+            say(f"press {name.upper()}{' (hold it)' if name == 'undo' else ''}")
+            if _wait_for(events, name, wait):
+                say(f"{name.upper()}: ok")
+            else:
+                say(f"{name.upper()}: no press within {wait:g} s")
+                missing += 1
+    return missing
+
+
+def _wait_for(events: queue.Queue[Event], name: str, wait: float) -> bool:
+    deadline = time.monotonic() + wait
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            event = events.get(timeout=left)
+        except queue.Empty:
+            return False
+        if isinstance(event, ButtonPressed) and event.button == name:
+            return True
+    return False
