@@ -44,8 +44,10 @@ class LedStrip(Protocol):
 
 
 class ReaderSlot:
-    """Keeps one card reader going: opens it, polls it, and when it fails says so
-    once, closes it and tries to open it again every :data:`RETRY` seconds."""
+    """Keeps one card reader going. A reader that cannot be opened is opened again
+    every :data:`RETRY` seconds; one that fails while polled (unplugged, hung) is
+    polled again after :data:`RETRY` seconds, since the readers reconnect by
+    themselves. Either way the loss is said once, and the return once."""
 
     def __init__(self, name: str, opener: Callable[[], CardReader], clock: Callable[[], float]) -> None:
         self.name = name
@@ -56,39 +58,31 @@ class ReaderSlot:
         self._next_try = 0.0
 
     def poll(self) -> list[Event]:
-        if self.reader is None and not self._open():
+        if self.clock() < self._next_try or (self.reader is None and not self._open()):
             return self._lost_news()
         assert self.reader is not None
         try:
             events = self.reader.poll()
         except (HardwareError, OSError) as exc:
-            self._drop(exc)
+            self._failed(exc)
             return self._lost_news()
         return self._back_news() + events
 
     def _open(self) -> bool:
-        if self.clock() < self._next_try:
-            return False
         try:
             self.reader = self.opener()
         except (HardwareError, OSError, RuntimeError, ValueError) as exc:
-            self._drop(exc)
+            self._failed(exc)
             return False
         return True
 
-    def _drop(self, exc: Exception) -> None:
+    def _failed(self, exc: Exception) -> None:
         if not self.missing:
             log.warning("the %s reader failed: %s", self.name, exc)
-        if self.reader is not None:
-            try:
-                self.reader.close()
-            except (HardwareError, OSError):
-                pass
-        self.reader = None
         self._next_try = self.clock() + RETRY
 
     def _lost_news(self) -> list[Event]:
-        if self.missing:
+        if self.missing or self._next_try <= self.clock():
             return []
         self.missing = True
         return [DeviceStatus(f"{self.name} reader", False, f"the {self.name} reader is missing: still looking")]

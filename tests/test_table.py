@@ -1,0 +1,159 @@
+"""The table end to end on simulated devices: gpiozero mock pins for the buttons,
+simulated readers, a simulated strip whose frames are checked LED by LED."""
+
+from __future__ import annotations
+
+import pytest
+
+from toprace_pi.data import load_track
+from toprace_pi.render.palette import CAR_RGB
+from toprace_pi.rules import Car, Game, MoveCar, Phase
+from toprace_pi.table.demo import DemoPlayers, build_demo_table, card_uid, car_uid, play_demo
+from toprace_pi.table.run import RETRY
+from toprace_pi.table.view import BLINK, GLOW, dim
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def demo(track: str = "speed-street", players: int = 4, seed: int = 3):
+    said: list[str] = []
+    clock = Clock()
+    table = build_demo_table(load_track(track), players, seed, say=said.append, clock=clock)
+    return table, said, clock
+
+
+def play_until(table, players: DemoPlayers, done) -> None:
+    for _ in range(5000):
+        if done(table.controller.game):
+            return
+        players.act(table)
+    raise AssertionError("the condition never came")
+
+
+GAMES = [("speed-street", 2, "greedy"), ("lake-lane", 3, "random"), ("desert-drive", 4, "greedy"),
+         ("turbo-town", 5, "random"), ("speed-street", 6, "greedy"), ("turbo-town", 2, "greedy"),
+         ("lake-lane", 6, "random"), ("desert-drive", 5, "greedy")]
+
+
+@pytest.mark.parametrize("track, players, bots", GAMES)
+def test_bots_play_whole_games_through_the_devices(track, players, bots):
+    table, said, _ = demo(track, players, seed=players)
+    try:
+        game = play_demo(table, DemoPlayers([bots] * players, seed=players))
+    finally:
+        table.close()
+    assert game.is_over and sorted(game.results[0].placements) == sorted(Car)
+    assert table.controller.refusals == 0, [s for s in said if "not" in s][:3]
+    assert any("finishes first" in s for s in said) and said[-1].startswith("Game over")
+    again = Game.replay(game.settings, game.track, game.deck, game.log)
+    assert again.snapshot() == game.snapshot()
+
+
+def test_every_bad_input_is_refused_through_the_devices_and_changes_nothing():
+    table, said, _ = demo()
+    players = DemoPlayers(["greedy"] * 4, seed=1)
+    play_until(table, players, lambda g: g.phase is Phase.PLAY_CARD)
+    first = table.controller.game.hands[table.controller.game.seat][0]
+    table.lay(table.discard, card_uid(first))
+    game = table.controller.game
+    assert game.phase is Phase.MOVE_CAR
+    before, steps = game.snapshot(), len(game.log)
+    for act, reason in [
+        (lambda: table.lay(table.discard, b"\x04\x99\x99\x99\x99\x99\x99"), "this tag is not enrolled"),
+        (lambda: table.lay(table.discard, card_uid(game.hands[game.seat][0])), "finish the card in play first"),
+        (lambda: table.lay(table.cars, car_uid(Car.RED)), "no car token is asked for now"),
+        (lambda: table.press("pass"), "PASS means nothing now"),
+        (lambda: table.press("undo"), "hold UNDO to take back the last step"),
+    ]:
+        act()
+        assert reason in said[-1]
+        assert game.snapshot() == before and len(game.log) == steps
+    play_until(table, players, lambda g: g.phase is Phase.PLAY_CARD)
+    table.lay(table.discard, card_uid(first))
+    assert "already played in this race" in said[-1]
+    table.close()
+
+
+def test_a_reader_that_vanishes_mid_game_is_reported_and_picked_up_again(caplog):
+    table, said, clock = demo()
+    players = DemoPlayers(["greedy"] * 4, seed=2)
+    play_until(table, players, lambda g: g.phase is Phase.PLAY_CARD and len(g.played) >= 3)
+    steps = len(table.controller.game.log)
+    table.discard.unplug()
+    table.table.step()
+    assert said[-1] == "the discard reader is missing: still looking"
+    table.table.step()
+    assert said[-1] == "the discard reader is missing: still looking" and said.count(said[-1]) == 1
+    table.discard.replug()
+    clock.now += RETRY
+    table.table.step()
+    assert said[-1] == "the discard reader is back"
+    assert len(table.controller.game.log) == steps  # nothing lost
+    game = play_demo(table, players)
+    assert game.is_over
+    table.close()
+
+
+def test_the_strip_shows_cars_legal_ends_and_a_blinking_cursor():
+    table, said, clock = demo()
+    players = DemoPlayers(["greedy"] * 4, seed=4)
+    play_until(table, players, lambda g: g.phase is Phase.MOVE_CAR and len(g.moving.ends) > 1)
+    game, profile = table.controller.game, table.table.view.profile
+    track = game.track
+
+    def led(space: int) -> int:
+        return profile.spaces[track.space_id(space)][0]
+
+    table.table.refresh()
+    lit = table.strip.last
+    moving = game.moving
+    cursor, *others = [e for e in moving.ends if e >= 0]
+    for car, space in game.board.at.items():
+        assert lit[led(space)] == CAR_RGB[car]
+    assert lit[led(cursor)] == CAR_RGB[moving.car]
+    for end in others:
+        assert lit[led(end)] == dim(CAR_RGB[moving.car], GLOW)
+    assert lit[profile.seats[game.seat][0]] == (255, 255, 255)
+    clock.now += BLINK
+    table.table.refresh()
+    assert table.strip.last[led(cursor)] == (0, 0, 0)
+    table.press("next")
+    assert table.strip.last[led(others[0])] in (CAR_RGB[moving.car], (0, 0, 0))
+    assert table.controller.choice.current == MoveCar(moving.car, track.space_id(others[0]))
+    table.close()
+
+
+def test_finished_cars_light_their_placement_spaces():
+    table, said, _ = demo(players=2, seed=5)
+    game = play_demo(table, DemoPlayers(["greedy"] * 2, seed=5))
+    profile = table.table.view.profile
+    lit = table.strip.last
+    for place, car in enumerate(game.results[0].placements, 1):
+        assert lit[profile.placements[place - 1][0]] == CAR_RGB[car]
+    table.close()
+
+
+def test_undo_held_on_the_button_takes_back_a_step():
+    table, said, _ = demo()
+    players = DemoPlayers(["greedy"] * 4, seed=6)
+    play_until(table, players, lambda g: g.phase is Phase.MOVE_CAR)
+    before = table.controller.game.snapshot()
+    table.press("ok")
+    pin = table.pins["undo"]
+    pin.drive_low()
+    import time
+
+    deadline = time.monotonic() + 5
+    while "took back" not in " ".join(said[-2:]) and time.monotonic() < deadline:
+        table.table.step()
+        time.sleep(0.02)
+    pin.drive_high()
+    assert any(s.startswith("took back: move") for s in said[-3:])
+    assert table.controller.game.snapshot() == before
+    table.close()
