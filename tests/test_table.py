@@ -8,7 +8,7 @@ import pytest
 from toprace_pi.data import load_track
 from toprace_pi.render.palette import CAR_RGB
 from toprace_pi.rules import Car, Game, MoveCar, Phase
-from toprace_pi.table.demo import DemoPlayers, build_demo_table, card_uid, car_uid, play_demo
+from toprace_pi.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
 from toprace_pi.table.run import RETRY
 from toprace_pi.table.view import BLINK, GLOW, dim
 

@@ -138,3 +138,65 @@ def test_a_strip_that_fails_is_written_again_when_it_recovers(caplog):
     assert strip.shown == [frame] and not slot.failing
     slot.show(frame)  # unchanged: not sent again
     assert len(strip.shown) == 1
+
+
+def test_the_example_configuration_loads():
+    from pathlib import Path
+
+    config = load_config(Path(__file__).parent.parent / "config.example.toml")
+    assert config.readers[0].kind == "pn532" and config.sound["buzzer"] == 12
+
+
+def test_self_test_reports_each_device(monkeypatch, tmp_path):
+    """With mock GPIO pins and simulated readers and strip: the readers are found,
+    the LEDs chased, and buttons nobody presses are reported."""
+    from gpiozero import Device
+
+    from toprace_pi.table.tools import self_test
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    Device.pin_factory = None
+    said: list[str] = []
+    config = parse_config({"readers": {"discard": {}, "cars": {}}}, "test")
+    try:
+        problems = self_test(config, said.append, button_wait=0.01)
+    finally:
+        if Device.pin_factory is not None:
+            Device.pin_factory.reset()
+        Device.pin_factory = None
+    assert "discard reader: found (simulated)" in said and "cars reader: found (simulated)" in said
+    assert any(s.startswith("LED strip: chase over 191 LEDs done") for s in said)
+    assert "NEXT: no press within 0.01 s" in said and problems == 4
+
+
+def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_path):
+    import socket
+    import threading
+
+    from gpiozero import Device
+
+    from toprace_pi.table.live import run_table
+
+    sock_path = str(tmp_path / "notify")
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    listener.bind(sock_path)
+    listener.settimeout(10)
+    monkeypatch.setenv("NOTIFY_SOCKET", sock_path)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    Device.pin_factory = None
+    stop = threading.Event()
+    config = parse_config({"sound": {"speech": False}, "files": {"registry": str(tmp_path / "tags.json")}}, "t")
+    runner = threading.Thread(target=run_table, args=(config,), kwargs={"stop": stop})
+    try:
+        runner.start()
+        assert listener.recv(100).startswith(b"READY=1")
+        stop.set()
+        runner.join(10)
+        assert not runner.is_alive()
+        assert listener.recv(100) == b"STOPPING=1"
+    finally:
+        stop.set()
+        listener.close()
+        if Device.pin_factory is not None:
+            Device.pin_factory.reset()
+        Device.pin_factory = None

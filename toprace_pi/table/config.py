@@ -80,7 +80,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         strip=_table(data, "strip", problems) or {"backend": "simulated"},
         buttons=_buttons(_table(data, "buttons", problems), problems),
         hold_time=float(_number(data.get("buttons", {}).get("hold_time", 1.0), "[buttons] hold_time", problems)),
-        sound=_table(data, "sound", problems),
+        sound=_sound(_table(data, "sound", problems), problems),
         registry=Path(str(files.get("registry", "~/.local/share/toprace-pi/tags.json"))).expanduser(),
         profile=files.get("profile"),
     )
@@ -124,6 +124,18 @@ def _number(value: object, key: str, problems: list[str]) -> float:
         problems.append(f"{key}: a positive number")
         return 1.0
     return float(value)
+
+
+def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
+    unknown = set(section) - {"buzzer", "tonal", "speech"}
+    if unknown:
+        problems.append(f"[sound] unknown key(s): {', '.join(sorted(unknown))}")
+    if "buzzer" in section:
+        _whole(section["buzzer"], "[sound] buzzer: the GPIO of the buzzer;", 2, 27, problems)
+    for key in ("tonal", "speech"):
+        if not isinstance(section.get(key, False), bool):
+            problems.append(f"[sound] {key}: true or false")
+    return section
 
 
 def _readers(section: dict[str, Any], problems: list[str]) -> tuple[ReaderConfig, ...]:
