@@ -440,14 +440,15 @@ class Game:
                 return
         self.phase, self.to_move = Phase.SPRINT_OR_BREAKDOWN, self.turn
 
-    def _pair_in_order(self) -> tuple[Car, Car]:
-        """The card's two cars as (further behind, further ahead)."""
+    def sprint_pair(self) -> tuple[Car, Car]:
+        """The Sprint/Breakdown card's two cars as (further behind, further ahead):
+        the first would sprint, the second break down."""
         assert isinstance(self.card, SprintBreakdownCard)
         a, b = self.card.pair
         return (b, a) if self.board.ahead(a, b) else (a, b)
 
     def _apply_sprint(self, action: Sprint) -> None:
-        rear, front = self._pair_in_order()
+        rear, front = self.sprint_pair()
         ends = self.board.sprint_options(rear, front)
         if not ends:
             self.events.append(Forfeited(rear, 0, "sprint: no space to move to"))
@@ -457,7 +458,7 @@ class Game:
         self.phase = Phase.MOVE_CAR
 
     def _apply_breakdown(self, action: Breakdown) -> None:
-        rear, front = self._pair_in_order()
+        rear, front = self.sprint_pair()
         self.board.break_down(front, rear)
         self.events.append(BrokeDown(front, rear))
         if not self._offer_return(front):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.render.palette import CAR_RGB, RGB
-from toprace_pi.rules import Game, MoveCar, Phase, PlaceCar, ReturnCar
+from toprace_pi.rules import Breakdown, Car, ChooseJoker, Game, MoveCar, Phase, PlaceCar, ReturnCar, Sprint
 from toprace_pi.rules.track import FINISH_ID
 from toprace_pi.table.choices import Choice
 
@@ -56,14 +56,29 @@ class TableView:
 
 
 def _space_of(game: Game, option: object) -> str | None:
+    """The space that stands for ``option`` on the track, if any."""
     if isinstance(option, (MoveCar, ReturnCar)):
         return None if option.to == FINISH_ID else option.to
     if isinstance(option, PlaceCar):
         return game.track.space_id(game.track.starting_spaces[option.start])
+    car = _car_of(game, option)
+    return game.track.space_id(game.board.at[car]) if car in game.board.at else None
+
+
+def _car_of(game: Game, option: object) -> Car | None:
+    """The car an option is about: the joker's pick, the car that would sprint or break down."""
+    if isinstance(option, ChooseJoker):
+        return option.car
+    if isinstance(option, (Sprint, Breakdown)):
+        rear, front = game.sprint_pair()
+        return rear if isinstance(option, Sprint) else front
     return None
 
 
 def _colour_of(game: Game, option: object) -> RGB:
     if isinstance(option, (MoveCar, ReturnCar)):
         return CAR_RGB[option.car]
-    return CAR_RGB[game.car_to_place] if game.phase is Phase.PLACE_CAR else WHITE
+    if game.phase is Phase.PLACE_CAR:
+        return CAR_RGB[game.car_to_place]
+    car = _car_of(game, option)
+    return WHITE if car is None else CAR_RGB[car]
