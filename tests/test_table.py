@@ -157,3 +157,32 @@ def test_undo_held_on_the_button_takes_back_a_step():
     assert any(s.startswith("took back: move") for s in said[-3:])
     assert table.controller.game.snapshot() == before
     table.close()
+
+
+def test_a_card_read_by_the_real_pn532_driver_is_played_at_the_table():
+    """The discard reader is the adafruit driver talking to the PN532 emulator over a
+    pty: a card tag carrying only its NTAG record (not in the registry) is played."""
+    from emulators.pn532 import Pn532Emulator, Tag
+
+    from toprace_pi.hardware.pn532 import Pn532Reader
+    from toprace_pi.hardware.tags import encode_record
+    from toprace_pi.rules import PlayCard
+    from toprace_pi.table.run import ReaderSlot
+
+    table, said, clock = demo()
+    players = DemoPlayers(["greedy"] * 4, seed=7)
+    play_until(table, players, lambda g: g.phase is Phase.PLAY_CARD)
+    game = table.controller.game
+    number = game.hands[game.seat][0]
+    with Pn532Emulator() as emulator:
+        reader = Pn532Reader("discard", port=emulator.port, poll_timeout=0.02)
+        table.table.readers[0] = ReaderSlot("discard", lambda: reader, clock)
+        emulator.lay(Tag("04A1B2C3D4E5F6", encode_record(f"toprace card {number}")))
+        for _ in range(20):
+            table.table.step()
+            if game.log[-1] == PlayCard(number):
+                break
+        assert game.log[-1] == PlayCard(number)
+        reader.close()
+        assert emulator.errors == []
+    table.close()

@@ -1,0 +1,1 @@
+"""Device emulators the tests drive the real hardware libraries against."""

@@ -1,0 +1,381 @@
+"""What a tag stands for: its text record, the registry of enrolled tags, and enrolment.
+
+A tag is known in two ways, so that a lost registry or a new table does not
+strand a box of tagged cards: an NTAG carries its meaning as a text record in
+its own memory (``toprace card 17``, ``toprace car red``), and the registry maps
+uids to meanings for tags that cannot hold a record. The registry wins when both
+speak.
+
+Record format: an NDEF message in NTAG user memory from page 4: TLV ``03``,
+length, one NDEF Text record (TNF 1, type ``T``, language ``en``, UTF-8), then
+the terminator TLV ``FE``, padded with zeros to whole 4-byte pages.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal, Union
+
+from toprace_pi.errors import DataError
+from toprace_pi.hardware.events import Event, TagLaid, TagLifted
+from toprace_pi.rules.cards import DECK_SIZE, Deck
+from toprace_pi.rules.cars import CARS, Car
+
+CardId = tuple[Literal["card"], int]
+CarId = tuple[Literal["car"], Car]
+#: What a tag stands for: ``("card", 17)`` or ``("car", Car.RED)``.
+Identity = Union[CardId, CarId]
+
+RECORD_PREFIX = "toprace"
+UNKNOWN_TAG = "this tag is not enrolled: run toprace-pi enrol cards"
+
+#: NTAG memory layout (NTAG213, the smallest of the family).
+PAGE_SIZE = 4
+FIRST_USER_PAGE = 4
+USER_BYTES = 144
+
+_NULL_TLV, _NDEF_TLV, _TERMINATOR_TLV = 0x00, 0x03, 0xFE
+# NDEF record header bits: message begin/end, chunked, short record, id length present; TNF 1 = well known.
+_MB, _ME, _CF, _SR, _IL = 0x80, 0x40, 0x20, 0x10, 0x08
+_TNF_WELL_KNOWN = 0x01
+_TEXT_TYPE = b"T"
+_LANGUAGE = b"en"
+_UTF16 = 0x80
+
+REGISTRY_VERSION = 1
+
+
+# --- identities ---------------------------------------------------------------------------------------------------
+
+
+def identity_key(identity: Identity) -> str:
+    """``"card 17"`` or ``"car red"``: the words after the prefix in a record, and a registry value."""
+    kind, value = identity
+    return f"card {value}" if kind == "card" else f"car {Car(value).name.lower()}"
+
+
+def record_text(identity: Identity) -> str:
+    """The text record written to a tag: ``"toprace card 17"``."""
+    return f"{RECORD_PREFIX} {identity_key(identity)}"
+
+
+def parse_record(text: str | None) -> Identity | None:
+    """The identity a record names, or ``None`` for any other text (another app's tag)."""
+    words = text.split() if text else []
+    if len(words) != 3 or words[0] != RECORD_PREFIX:
+        return None
+    return _identity(words[1], words[2])
+
+
+def _identity(kind: str, value: str) -> Identity | None:
+    if kind == "card" and value.isascii() and value.isdigit() and 1 <= int(value) <= DECK_SIZE:
+        return ("card", int(value))
+    if kind == "car":
+        try:
+            return ("car", Car.parse(value))
+        except ValueError:
+            return None
+    return None
+
+
+def describe(identity: Identity, deck: Deck | None = None) -> str:
+    """For people: ``"speed card #1 Red 6 / Yellow 4 / Black 2 / Blue 1"`` (with a deck) or ``"the Red car"``."""
+    kind, value = identity
+    if kind == "car":
+        return f"the {Car(value)} car"
+    return f"speed card {deck[value]}" if deck is not None and value in deck else f"speed card #{value}"
+
+
+# --- NDEF text records ----------------------------------------------------------------------------------------------
+
+
+def encode_record(text: str) -> bytes:
+    """User memory (from page 4) holding ``text`` as the only NDEF Text record, padded to whole pages."""
+    payload = bytes([len(_LANGUAGE)]) + _LANGUAGE + text.encode("utf-8")
+    header = _MB | _ME | _SR | _TNF_WELL_KNOWN
+    record = bytes([header, len(_TEXT_TYPE)]) + _length_byte(payload) + _TEXT_TYPE + payload
+    tlv = bytes([_NDEF_TLV]) + _length_byte(record) + record + bytes([_TERMINATOR_TLV])
+    memory = tlv + bytes(-len(tlv) % PAGE_SIZE)
+    if len(memory) > USER_BYTES:
+        raise ValueError(f"record {text!r} needs {len(memory)} bytes; an NTAG213 holds {USER_BYTES}")
+    return memory
+
+
+def _length_byte(data: bytes) -> bytes:
+    if len(data) > 0xFE:
+        raise ValueError(f"a part of {len(data)} bytes is too long for a short NDEF record")
+    return bytes([len(data)])
+
+
+def decode_record(memory: bytes) -> str | None:
+    """The text of the first NDEF record in user memory, or ``None`` for anything else. Never raises."""
+    bounds = _message_bounds(memory)
+    if bounds is None or bounds[1] > len(memory):
+        return None
+    return _text_of(memory[bounds[0] : bounds[1]])
+
+
+def record_extent(memory: bytes) -> int:
+    """How many bytes of user memory the NDEF message reaches to, as far as ``memory`` (its start) tells.
+
+    More than ``len(memory)`` means: read on; 0 means there is no NDEF message. A
+    reader reads page by page only as far as the record goes.
+    """
+    bounds = _message_bounds(memory)
+    return 0 if bounds is None else bounds[1]
+
+
+def _message_bounds(memory: bytes) -> tuple[int, int] | None:
+    """Where the first NDEF message TLV's value lies; its end may lie past ``memory`` when that was cut short."""
+    pos = 0
+    while pos < len(memory):
+        kind = memory[pos]
+        if kind == _NULL_TLV:
+            pos += 1
+            continue
+        if kind == _TERMINATOR_TLV:
+            return None
+        start, length = _tlv_header(memory, pos + 1)
+        if kind == _NDEF_TLV:
+            return start, start + length
+        pos = start + length
+    return None
+
+
+def _tlv_header(memory: bytes, at: int) -> tuple[int, int]:
+    """Start and length of the value of a TLV whose length field is at ``at`` (1 byte, or FF and 2 bytes).
+
+    When the field itself is cut off, the start returned lies past the end of ``memory``.
+    """
+    if at >= len(memory):
+        return at + 1, 0
+    if memory[at] != 0xFF:
+        return at + 1, memory[at]
+    if at + 3 > len(memory):
+        return at + 3, 0
+    return at + 3, int.from_bytes(memory[at + 1 : at + 3], "big")
+
+
+def _text_of(message: bytes) -> str | None:
+    """The text of the message's first record if it is an unchunked UTF-8 Text record."""
+    if len(message) < 3:
+        return None
+    header, type_length = message[0], message[1]
+    if not header & _MB or header & _CF or header & 0x07 != _TNF_WELL_KNOWN:
+        return None
+    size = 1 if header & _SR else 4
+    payload_length = int.from_bytes(message[2 : 2 + size], "big")
+    pos = 2 + size
+    id_length = message[pos] if header & _IL and pos < len(message) else 0
+    pos += 1 if header & _IL else 0
+    record_type = message[pos : pos + type_length]
+    payload_start = pos + type_length + id_length
+    payload = message[payload_start : payload_start + payload_length]
+    if record_type != _TEXT_TYPE or payload_start + payload_length > len(message) or not payload:
+        return None
+    return _text_payload(payload)
+
+
+def _text_payload(payload: bytes) -> str | None:
+    status = payload[0]
+    text_start = 1 + (status & 0x3F)
+    if status & _UTF16 or text_start > len(payload):
+        return None
+    try:
+        return payload[text_start:].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+# --- the registry -------------------------------------------------------------------------------------------------
+
+
+class TagRegistry:
+    """Enrolled tags: uid -> identity, kept in a JSON file.
+
+    File format: ``{"version": 1, "tags": {"04a1b2c3d4e580": "card 17", "04...": "car red"}}``.
+    """
+
+    def __init__(self, entries: Mapping[bytes, Identity] | None = None) -> None:
+        self._tags: dict[bytes, Identity] = dict(entries or {})
+
+    def __repr__(self) -> str:
+        return f"<TagRegistry: {len(self._tags)} tags>"
+
+    def __len__(self) -> int:
+        return len(self._tags)
+
+    def __contains__(self, uid: object) -> bool:
+        return uid in self._tags
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self._tags)
+
+    def get(self, uid: bytes) -> Identity | None:
+        return self._tags.get(uid)
+
+    def add(self, uid: bytes, identity: Identity) -> None:
+        self._tags[bytes(uid)] = identity
+
+    def identify(self, event: TagLaid) -> Identity | None:
+        """What the tag just laid stands for: from the registry, else from its record; ``None`` if unknown."""
+        return self._tags.get(event.uid) or parse_record(event.record)
+
+    def to_dict(self) -> dict[str, object]:
+        tags = {uid.hex(): identity_key(identity) for uid, identity in sorted(self._tags.items())}
+        return {"version": REGISTRY_VERSION, "tags": tags}
+
+    def save(self, path: str | Path) -> None:
+        """Write the file atomically: a crash mid-write leaves the old file, never half a registry."""
+        _write_atomically(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> TagRegistry:
+        """The registry in ``path``; empty when there is no such file yet (tags with records still work).
+
+        Raises :class:`DataError` naming the file when it is not a valid registry.
+        """
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls()
+        except UnicodeDecodeError:
+            raise DataError(str(path), ["not a tag registry: the file is not UTF-8 text"]) from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DataError(str(path), [f"not valid JSON (line {exc.lineno}): {exc.msg}"]) from None
+        return cls.from_dict(data, str(path))
+
+    @classmethod
+    def from_dict(cls, data: object, source: str) -> TagRegistry:
+        """Build a registry from parsed JSON, reporting every problem at once."""
+        if not isinstance(data, dict) or data.get("version") != REGISTRY_VERSION or not isinstance(
+            data.get("tags"), dict
+        ):
+            raise DataError(source, [f'expected {{"version": {REGISTRY_VERSION}, "tags": {{uid: "card 17", ...}}}}'])
+        problems: list[str] = []
+        entries = [_entry(key, value, problems) for key, value in data["tags"].items()]
+        if problems:
+            raise DataError(source, problems)
+        return cls(dict(entry for entry in entries if entry is not None))
+
+
+def _entry(key: str, value: object, problems: list[str]) -> tuple[bytes, Identity] | None:
+    try:
+        uid = bytes.fromhex(key)
+    except ValueError:
+        uid = b""
+    words = value.split() if isinstance(value, str) else []
+    identity = _identity(*words) if len(words) == 2 else None
+    if len(uid) not in (4, 7, 10):
+        problems.append(f"tag {key!r}: a uid is 4, 7 or 10 bytes in hex, like '04a1b2c3d4e580'")
+    if identity is None:
+        problems.append(f"tag {key!r}: {value!r} is not 'card N' (1-{DECK_SIZE}) or 'car COLOUR'")
+    return (uid, identity) if identity is not None else None
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Temp file in the same folder, fsync, rename over the old file, fsync the folder."""
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
+# --- enrolment ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Enrolled:
+    """One tag taken on: what it stands for, and the record to write to it if it is an NTAG."""
+
+    uid: bytes
+    identity: Identity
+
+    @property
+    def record(self) -> str:
+        return record_text(self.identity)
+
+
+class Enrolment:
+    """The walk that asks for each card (or car) in turn and takes the next tag laid for it.
+
+    Pure logic fed with reader events: the command line shows :attr:`prompt`,
+    passes each event to :meth:`offer`, prints the answer, and in the end adds
+    :attr:`enrolled` to the registry and writes each record to its tag. Tags in
+    ``known`` (an earlier enrolment) are refused for anything but what they
+    already stand for, so a box can be enrolled again, or added to, safely.
+    """
+
+    def __init__(self, wanted: Sequence[Identity], *, deck: Deck | None = None, known: TagRegistry | None = None):
+        self._wanted = tuple(wanted)
+        self._deck = deck
+        self._known = known or TagRegistry()
+        self._enrolled: list[Enrolled] = []
+        self._lying: bytes | None = None
+
+    @classmethod
+    def cards(cls, deck: Deck, known: TagRegistry | None = None) -> Enrolment:
+        """Every speed card of ``deck`` in number order."""
+        return cls([("card", number) for number in sorted(deck.numbers)], deck=deck, known=known)
+
+    @classmethod
+    def cars(cls, known: TagRegistry | None = None) -> Enrolment:
+        return cls([("car", car) for car in CARS], known=known)
+
+    def __repr__(self) -> str:
+        return f"<Enrolment: {len(self._enrolled)} of {len(self._wanted)} tags>"
+
+    @property
+    def done(self) -> bool:
+        return len(self._enrolled) == len(self._wanted)
+
+    @property
+    def enrolled(self) -> tuple[Enrolled, ...]:
+        return tuple(self._enrolled)
+
+    @property
+    def prompt(self) -> str:
+        if self.done:
+            return f"all {len(self._wanted)} tags are enrolled"
+        return f"scan {describe(self._wanted[len(self._enrolled)], self._deck)}"
+
+    def offer(self, event: Event) -> str:
+        """Take a reader event; answer what became of it ("" when it is ignored)."""
+        if isinstance(event, TagLifted):
+            self._lying = None if event.uid == self._lying else self._lying
+            return ""
+        if not isinstance(event, TagLaid) or event.uid == self._lying or self.done:
+            return ""
+        self._lying = event.uid
+        return self._take(event.uid)
+
+    def _take(self, uid: bytes) -> str:
+        wanted = self._wanted[len(self._enrolled)]
+        taken = self._taken_as(uid)
+        if taken is not None and taken != wanted:
+            return f"this tag is already enrolled as {describe(taken, self._deck)}"
+        self._enrolled.append(Enrolled(uid, wanted))
+        return f"enrolled {describe(wanted, self._deck)}"
+
+    def _taken_as(self, uid: bytes) -> Identity | None:
+        earlier = next((e.identity for e in self._enrolled if e.uid == uid), None)
+        return earlier or self._known.get(uid)
