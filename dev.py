@@ -4,8 +4,10 @@
     python3 dev.py demo [ARGS...]   watch bots play a whole game in the terminal
     python3 dev.py test [ARGS...]   run the test suite (creates .venv on first use)
 
-Only Python 3.11+ is needed. The demo uses the standard library alone; the tests
-install pytest and hypothesis into a virtual environment in ``.venv``.
+Only Python 3.11+ is needed. The first run makes a virtual environment in
+``.venv`` with the package and what its demo and tests use (gpiozero for the
+demo's mock buttons, pytest, hypothesis, the PN532 driver and pyserial for the
+hardware tests); later runs reuse it.
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("demo", "test"):
         sys.exit(__doc__)
     task, rest = argv[0], argv[1:]
+    python = _env()
     if task == "demo":
-        return subprocess.call([sys.executable, "-m", "toprace_pi", "demo", *rest], cwd=ROOT)
-    python = _test_env()
+        return subprocess.call([str(python), "-m", "toprace_pi", "demo", *rest], cwd=ROOT)
     return subprocess.call([str(python), "-m", "pytest", *rest], cwd=ROOT)
 
 
-def _test_env() -> Path:
+def _env() -> Path:
     """A virtual environment with the package and its test extras, made once."""
     python = VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
     pyproject = ROOT / "pyproject.toml"

@@ -200,3 +200,42 @@ def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_pa
         if Device.pin_factory is not None:
             Device.pin_factory.reset()
         Device.pin_factory = None
+
+
+class ScriptedReader:
+    """Feeds the enrolment a box of tags laid one after another, each lifted again."""
+
+    name = "discard"
+
+    def __init__(self, uids: list[bytes]) -> None:
+        from toprace_pi.hardware.events import TagLifted
+
+        self.events = [e for uid in uids for e in (TagLaid("discard", uid), TagLifted("discard", uid))]
+        self.records: list[str] = []
+
+    def poll(self):
+        return [self.events.pop(0)] if self.events else []
+
+    def write_record(self, text: str) -> bool:
+        self.records.append(text)
+        return True
+
+    def close(self) -> None:
+        pass
+
+
+def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path):
+    from toprace_pi.data import load_deck
+    from toprace_pi.hardware.tags import TagRegistry
+    from toprace_pi.table.tools import enrol
+
+    config = parse_config({"files": {"registry": str(tmp_path / "tags.json")}}, "test")
+    uids = [bytes([4, 0x10, 0, 0, 0, 0, n]) for n in range(1, 49)]
+    reader = ScriptedReader(uids[:5] + uids[:1] + uids[5:])  # the first card laid again by mistake
+    said: list[str] = []
+    enrol("cards", config, said.append, reader=reader, tick=0)
+    registry = TagRegistry.load(tmp_path / "tags.json")
+    assert len(registry) == 48 and registry.get(uids[16]) == ("card", 17)
+    assert reader.records[16] == "toprace card 17" and len(reader.records) == 48
+    assert any("already enrolled" in s for s in said)
+    assert said[0].startswith("scan speed card #1") and said[-1].startswith("saved 48 tags")

@@ -142,7 +142,12 @@ def _play(args: argparse.Namespace) -> Game:
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from toprace_pi.table.demo import run_demo
+    try:
+        from toprace_pi.table.demo import run_demo
+    except ImportError as exc:
+        print(f"toprace-pi: the demo presses its buttons through gpiozero's mock pins ({exc}): "
+              "pip install gpiozero, or run python3 dev.py demo", file=sys.stderr)
+        return USAGE_ERROR
 
     run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
              pause=0.0 if args.fast else 0.4, colour=not args.no_colour and sys.stdout.isatty(),
