@@ -225,7 +225,6 @@ class ScriptedReader:
 
 
 def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path):
-    from toprace_pi.data import load_deck
     from toprace_pi.hardware.tags import TagRegistry
     from toprace_pi.table.tools import enrol
 
