@@ -238,3 +238,18 @@ def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path)
     assert reader.records[16] == "toprace card 17" and len(reader.records) == 48
     assert any("already enrolled" in s for s in said)
     assert said[0].startswith("scan speed card #1") and said[-1].startswith("saved 48 tags")
+
+
+def test_calibrating_a_board_saves_a_profile_that_loads(tmp_path):
+    from toprace_pi.data import load_profile, load_track
+    from toprace_pi.table.tools import calibrate_board
+
+    config = parse_config({}, "test")
+    track = load_track("speed-street")
+    presses = iter(["next"] + ["ok"] * (len(track.spaces) + 12))  # LED 0 lies under no space
+    said: list[str] = []
+    out = calibrate_board("speed-street", config, presses, said.append, tmp_path / "board.toml")
+    profile = load_profile(out)
+    assert set(profile.spaces) == {s.id for s in track.spaces}
+    assert 0 not in [led for leds in profile.spaces.values() for led in leds]
+    assert said[-1].startswith(f"saved the profile to {out}")

@@ -7,6 +7,7 @@ with status 2; nothing prints a traceback for bad input.
 from __future__ import annotations
 
 import argparse
+import logging
 import json
 import sys
 from collections.abc import Sequence
@@ -115,6 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # Warnings and device news go to stderr: the journal under systemd.
+    logging.basicConfig(level=logging.INFO if args.command in ("play", "check") else logging.WARNING,
+                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
         return int(args.run(args) or 0)
     except TopRaceError as exc:
