@@ -1,5 +1,32 @@
+"""Shared fixtures; the tests' helper modules (tracks.py, scenarios.py) import by plain name."""
+
 import sys
 from pathlib import Path
 
-# The tests' own helper modules (tracks.py, scenarios.py) import by plain name.
+import pytest
+
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+def _mock_pins(**options):
+    """gpiozero's MockFactory as the default pin factory for one test, reset afterwards."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    previous = Device.pin_factory
+    Device.pin_factory = MockFactory(**options)
+    yield Device.pin_factory
+    Device.pin_factory.reset()
+    Device.pin_factory = previous
+
+
+@pytest.fixture
+def pins():
+    yield from _mock_pins()
+
+
+@pytest.fixture
+def pwm_pins():
+    from gpiozero.pins.mock import MockPWMPin
+
+    yield from _mock_pins(pin_class=MockPWMPin)

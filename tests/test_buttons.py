@@ -5,7 +5,7 @@ import logging
 import queue
 
 import pytest
-from gpiozero import Button, Device
+from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
 from toprace_pi.hardware import HardwareError
@@ -16,15 +16,6 @@ from toprace_pi.hardware.gpio import PinConfigError
 PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
 #: A safety net for waits on gpiozero's threads; a passing test never waits this long.
 PATIENCE = 10.0
-
-
-@pytest.fixture
-def pins():
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = previous
 
 
 @pytest.fixture

@@ -10,8 +10,6 @@ import threading
 import time
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.gpio import PinConfigError
@@ -31,24 +29,6 @@ from toprace_pi.hardware.sound import (
 PATIENCE = 10.0
 #: Shrinks every duration of a signal, so a whole fanfare plays in about a millisecond.
 FAST = 0.001
-
-
-@pytest.fixture
-def pins():
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = previous
-
-
-@pytest.fixture
-def pwm_pins():
-    previous = Device.pin_factory
-    Device.pin_factory = MockFactory(pin_class=MockPWMPin)
-    yield Device.pin_factory
-    Device.pin_factory.reset()
-    Device.pin_factory = previous
 
 
 def played(pin):

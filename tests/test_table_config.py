@@ -147,33 +147,22 @@ def test_the_example_configuration_loads():
     assert config.readers[0].kind == "pn532" and config.sound["buzzer"] == 12
 
 
-def test_self_test_reports_each_device(monkeypatch, tmp_path):
+def test_self_test_reports_each_device(pins):
     """With mock GPIO pins and simulated readers and strip: the readers are found,
     the LEDs chased, and buttons nobody presses are reported."""
-    from gpiozero import Device
-
     from toprace_pi.table.tools import self_test
 
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    Device.pin_factory = None
     said: list[str] = []
     config = parse_config({"readers": {"discard": {}, "cars": {}}}, "test")
-    try:
-        problems = self_test(config, said.append, button_wait=0.01)
-    finally:
-        if Device.pin_factory is not None:
-            Device.pin_factory.reset()
-        Device.pin_factory = None
+    problems = self_test(config, said.append, button_wait=0.01)
     assert "discard reader: found (simulated)" in said and "cars reader: found (simulated)" in said
     assert any(s.startswith("LED strip: chase over 191 LEDs done") for s in said)
     assert "NEXT: no press within 0.01 s" in said and problems == 4
 
 
-def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_path):
+def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_path, pins):
     import socket
     import threading
-
-    from gpiozero import Device
 
     from toprace_pi.table.live import run_table
 
@@ -182,8 +171,6 @@ def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_pa
     listener.bind(sock_path)
     listener.settimeout(10)
     monkeypatch.setenv("NOTIFY_SOCKET", sock_path)
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
-    Device.pin_factory = None
     stop = threading.Event()
     config = parse_config({"sound": {"speech": False}, "files": {"registry": str(tmp_path / "tags.json")}}, "t")
     runner = threading.Thread(target=run_table, args=(config,), kwargs={"stop": stop})
@@ -197,9 +184,6 @@ def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_pa
     finally:
         stop.set()
         listener.close()
-        if Device.pin_factory is not None:
-            Device.pin_factory.reset()
-        Device.pin_factory = None
 
 
 class ScriptedReader:
