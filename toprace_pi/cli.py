@@ -7,8 +7,8 @@ with status 2; nothing prints a traceback for bad input.
 from __future__ import annotations
 
 import argparse
-import logging
 import json
+import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
