@@ -10,6 +10,7 @@ from toprace_pi.rules.actions import Action
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.game import CHANCE, Game, Settings
 from toprace_pi.rules.track import Track
+from toprace_pi.rules.variants import new_game
 
 DEFAULT_NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
 
@@ -53,11 +54,12 @@ def simulate(
     races: int = 1,
     seed: int = 0,
     bots: str = "greedy",
+    variant: str = "base",
     on_action: Callable[[Game, Action], None] | None = None,
 ) -> Game:
     """A whole bot game with default names; ``bots`` is one kind for every seat or
     ``"mixed"`` (greedy and random seats alternating)."""
     names = player_names(players)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
-    settings = Settings(names, races=races, first_opener=seed % players, track=track.slug)
-    return play(Game(settings, track, deck), bots_for(kinds, seed), seed, on_action=on_action)
+    settings = Settings(names, races=races, first_opener=seed % players, track=track.slug, variant=variant)
+    return play(new_game(settings, track, deck), bots_for(kinds, seed), seed, on_action=on_action)

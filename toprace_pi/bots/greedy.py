@@ -20,6 +20,7 @@ from toprace_pi.rules.actions import (
     ReturnCar,
     Sprint,
     TakeCar,
+    Tip,
 )
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import CARS, Car
@@ -92,7 +93,10 @@ class GreedyBot:
 
     def _play(self, game: Game) -> Action:
         mine, racing = self._mine(game), set(game.board.at)
-        return PlayCard(max(game.playable_cards(), key=lambda n: self._card_score(game, n, mine, racing)))
+        cards = game.playable_cards()
+        if not cards:  # variants where a player without cards stays in the race
+            return Pass()
+        return PlayCard(max(cards, key=lambda n: self._card_score(game, n, mine, racing)))
 
     @staticmethod
     def _card_score(game: Game, number: int, mine: frozenset[Car], racing: set[Car]) -> float:
@@ -149,6 +153,11 @@ class GreedyBot:
         return game.cars_of(game.seat)
 
 
+def _tip(bot: GreedyBot, game: Game) -> Action:
+    """Back the car leading now."""
+    return Tip(game.board.standings()[0])
+
+
 _DECIDE = {
     Phase.BID: GreedyBot._bid,
     Phase.TAKE_CAR: GreedyBot._take,
@@ -158,4 +167,5 @@ _DECIDE = {
     Phase.SPRINT_OR_BREAKDOWN: GreedyBot._sprint_or_breakdown,
     Phase.MOVE_CAR: GreedyBot._move,
     Phase.RETURN_CAR: GreedyBot._return,
+    Phase.TIP: _tip,
 }

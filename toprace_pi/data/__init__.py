@@ -31,14 +31,19 @@ from __future__ import annotations
 import tomllib
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.track import Track
 
+if TYPE_CHECKING:
+    from toprace_pi.rules.variants.tips import TipTable
+
 DEFAULT_TRACK = "speed-street"
 DEFAULT_DECK = "standard"
+DEFAULT_TIP_TABLE = "standard"
 
 
 def track_names() -> list[str]:
@@ -60,6 +65,18 @@ def load_deck(name_or_path: str | Path = DEFAULT_DECK) -> Deck:
     """A shipped deck by name (``"standard"``) or a deck file by path."""
     source, text = _read("decks", name_or_path, deck_names())
     return Deck.from_dict(_parse(source, text), source)
+
+
+def tip_table_names() -> list[str]:
+    return sorted(_stem(p.name) for p in _folder("tips").iterdir() if p.name.endswith(".toml"))
+
+
+def load_tip_table(name_or_path: str | Path = DEFAULT_TIP_TABLE) -> TipTable:
+    """The Tips variant's table: shipped (``"standard"``) or a file by path."""
+    from toprace_pi.rules.variants.tips import TipTable
+
+    source, text = _read("tips", name_or_path, tip_table_names())
+    return TipTable.from_dict(_parse(source, text), source)
 
 
 def profile_names() -> list[str]:

@@ -99,6 +99,16 @@ class ChooseJoker:
 
 
 @dataclass(frozen=True, slots=True)
+class Tip:
+    """A secret tip on ``car`` (Tips variant): the seat's next tip marker."""
+
+    car: Car
+
+    def __str__(self) -> str:
+        return f"tip {self.car.name.lower()}"
+
+
+@dataclass(frozen=True, slots=True)
 class Sprint:
     def __str__(self) -> str:
         return "sprint"
@@ -132,7 +142,9 @@ class ReturnCar:
         return f"return {self.car.name.lower()} {self.to}"
 
 
-Action = Union[Deal, Bid, Pass, Sold, TakeCar, PlaceCar, PlayCard, ChooseJoker, Sprint, Breakdown, MoveCar, ReturnCar]
+Action = Union[
+    Deal, Bid, Pass, Sold, TakeCar, PlaceCar, PlayCard, ChooseJoker, Tip, Sprint, Breakdown, MoveCar, ReturnCar
+]
 
 
 def parse_action(text: str) -> Action:
@@ -212,6 +224,7 @@ _PARSERS: dict[str, _Parser] = {
     "start": _one(PlaceCar, int),
     "play": _one(PlayCard, int),
     "joker": _one(ChooseJoker, Car.parse),
+    "tip": _one(Tip, Car.parse),
     "sprint": _nothing(Sprint),
     "breakdown": _nothing(Breakdown),
     "move": _car_then_space(MoveCar),

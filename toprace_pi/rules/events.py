@@ -143,11 +143,33 @@ class GameEnded:
         return f"Game over: {who} {'wins' if len(self.winners) == 1 else 'share the win'} with {money(max(self.money))}"
 
 
+@dataclass(frozen=True, slots=True)
+class TipRound:
+    """The lead car crossed a tip line: every player places a secret tip."""
+
+    round: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{ordinal(self.round)} tip: every player places a secret tip"
+
+
+@dataclass(frozen=True, slots=True)
+class TipsSettled:
+    totals: tuple[int, ...]
+    money: tuple[int, ...]
+
+    def text(self, names: Sequence[str]) -> str:
+        parts = [f"{n} {'+' if t >= 0 else '-'}{money(abs(t))}" for n, t in zip(names, self.totals, strict=True)]
+        broke = [n for n, m in zip(names, self.money, strict=True) if m < 0]
+        debt = f"; below zero: {', '.join(broke)}" if broke else ""
+        return "Tips: " + ", ".join(parts) + debt
+
+
 def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 Event = (
     RaceStarted | AuctionWon | CarPlaced | CardPlayed | CarMoved | Forfeited | JokerChosen
-    | BrokeDown | CarReturned | CarFinished | RaceEnded | GameEnded
+    | BrokeDown | CarReturned | CarFinished | RaceEnded | GameEnded | TipRound | TipsSettled
 )

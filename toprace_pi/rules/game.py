@@ -80,6 +80,7 @@ class Phase(Enum):
     SPRINT_OR_BREAKDOWN = "play the card as Sprint or Breakdown"
     MOVE_CAR = "choose where the car ends its move"
     RETURN_CAR = "put the broken-down car back on the track"
+    TIP = "place a secret tip"
     GAME_OVER = "nothing: the game is over"
 
 
@@ -92,6 +93,10 @@ class Settings:
     first_opener: int = 0
     track: str = "speed-street"
     deck: str = "standard"
+    #: ``"base"`` or a variant's name (see :mod:`toprace_pi.rules.variants`).
+    variant: str = "base"
+    #: Tips variant at a real table: tips are entered when revealed at the race's end.
+    tips_at_end: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.players) <= 6:
@@ -122,7 +127,18 @@ class PendingMove:
 
 
 class Game:
-    """One game of Top Race (base rules) on a track with a deck."""
+    """One game of Top Race (base rules) on a track with a deck.
+
+    Variants are subclasses (:mod:`toprace_pi.rules.variants`) that override the
+    hooks marked "hook" below and extend :attr:`LEGAL` and :attr:`HANDLERS` with
+    their own phases and actions.
+    """
+
+    #: Per phase: the legal actions now. Variants extend it.
+    LEGAL: dict[Phase, Callable[[Game], list[Action]]]
+    #: Per phase and action type: the names of the (check, apply) methods. Variants
+    #: extend it; naming the methods lets a variant override one.
+    HANDLERS: dict[Phase, dict[type, tuple[str, str]]]
 
     def __init__(self, settings: Settings, track: Track, deck: Deck) -> None:
         self.settings = settings
@@ -167,7 +183,7 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every action allowed now (empty at the deal, a chance node, and at the end)."""
-        return _LEGAL[self.phase](self)
+        return type(self).LEGAL[self.phase](self)
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -179,23 +195,27 @@ class Game:
     def apply(self, action: Action) -> None:
         """Carry out ``action`` for whoever is to move, or raise
         :class:`IllegalActionError` and change nothing."""
-        handler = self._check(action)
+        carry_out = self._check(action)
         self.log.append(action)
-        handler(self, action)
+        carry_out(action)
 
     def apply_notation(self, text: str) -> Action:
         action = parse_action(text)
         self.apply(action)
         return action
 
-    def _check(self, action: Action):
-        expected = _HANDLERS.get(self.phase, {})
-        handler = expected.get(type(action))
-        if handler is None:
+    def _check(self, action: Action) -> Callable[[Action], None]:
+        """The method that carries ``action`` out, once its check has passed."""
+        names = type(self).HANDLERS.get(self.phase, {}).get(type(action))
+        if names is None:
             raise IllegalActionError(self._wrong_time(action))
-        check, apply = handler
-        check(self, action)
-        return apply
+        check, apply = names
+        getattr(self, check)(action)
+        apply_method: Callable[[Action], None] = getattr(self, apply)
+        return apply_method
+
+    def _no_check(self, action: Action) -> None:
+        """For actions that are always allowed in their phase."""
 
     def _wrong_time(self, action: Action) -> str:
         if self.is_over:
@@ -390,6 +410,10 @@ class Game:
             self.slots.pop(0)
             if self._offer_move(car, points):
                 return
+        self._card_done()
+
+    def _card_done(self) -> None:
+        """Hook: the card in play is resolved. The base game passes the turn on."""
         self._end_turn()
 
     def _offer_move(self, car: Car, points: int) -> bool:
@@ -499,8 +523,15 @@ class Game:
                 self._end_race(f"{FINISHES_TO_END} cars have finished")
                 return
         waiting = [w for w, wait in self.board.waiting.items() if wait.chaser == car] if self.board.waiting else ()
-        if not (waiting and self._offer_return(waiting[0])):
+        if not (waiting and self._offer_return(waiting[0])) and not self._after_move(car):
             self._continue_card()
+
+    def _after_move(self, car: Car) -> bool:
+        """Hook: ``car`` has just moved (or come back on the track). Return True
+        after opening a decision that calls :meth:`_continue_card` when it is done
+        (the Tips variant's tip rounds); it must be safe to call again. The base
+        game has none."""
+        return False
 
     def _car_finished(self, car: Car) -> None:
         place = len(self.board.finished)
@@ -538,7 +569,8 @@ class Game:
         self.returning = None
         self.board.put_back(action.car, self.track.index(action.to))
         self.events.append(CarReturned(action.car, action.to))
-        self._continue_card()  # the rest of the card, if any; else the turn ends
+        if not self._after_move(action.car):
+            self._continue_card()  # the rest of the card, if any; else the turn ends
 
     # --- race end, money --------------------------------------------------------------
 
@@ -551,6 +583,7 @@ class Game:
         for place, car in enumerate(placements):
             if car in self.owner:
                 payouts[self.owner[car]] += PRIZES[place]
+        self._settle(placements)
         result = RaceEnded(self.race, placements, tuple(payouts), reason)
         self.results.append(result)
         self.events.append(result)
@@ -560,6 +593,10 @@ class Game:
             self.phase, self.to_move = Phase.GAME_OVER, None
             best = max(self.money)
             self.events.append(GameEnded(tuple(self.money), tuple(s for s, m in enumerate(self.money) if m == best)))
+
+    def _settle(self, placements: tuple[Car, ...]) -> None:
+        """Hook: money that changes hands at the race's end besides the prizes
+        (tips, stocks). The base game has none."""
 
     def _pay_bank(self, seat: int, amount: int) -> None:
         self.money[seat] -= amount
@@ -605,7 +642,9 @@ class Game:
     @classmethod
     def replay(cls, settings: Settings, track: Track, deck: Deck, log: Sequence[Action | str]) -> Game:
         """Rebuild a game by applying ``log`` (actions or their notation) from the start."""
-        game = cls(settings, track, deck)
+        from toprace_pi.rules.variants import new_game
+
+        game = new_game(settings, track, deck)
         for entry in log:
             game.apply(parse_action(entry) if isinstance(entry, str) else entry)
         return game
@@ -628,11 +667,7 @@ def _legal_returns(game: Game) -> list[Action]:
     return [ReturnCar(car, to) for to in game.return_spaces()]
 
 
-def _no_check(game: Game, action: Action) -> None:
-    return None
-
-
-_LEGAL: dict[Phase, Callable[[Game], list[Action]]] = {
+Game.LEGAL = {
     Phase.DEAL: lambda g: [],
     Phase.BID: _legal_bids,
     Phase.TAKE_CAR: lambda g: [TakeCar(c) for c in g.cars_for_sale()],
@@ -645,22 +680,18 @@ _LEGAL: dict[Phase, Callable[[Game], list[Action]]] = {
     Phase.GAME_OVER: lambda g: [],
 }
 
-_Handler = tuple[Callable[[Game, Any], None], Callable[[Game, Any], None]]
-_HANDLERS: dict[Phase, dict[type, _Handler]] = {
-    Phase.DEAL: {Deal: (Game._check_deal, Game._apply_deal)},
+Game.HANDLERS = {
+    Phase.DEAL: {Deal: ("_check_deal", "_apply_deal")},
     Phase.BID: {
-        Bid: (Game._check_bid, Game._apply_bid),
-        Pass: (Game._check_pass, Game._apply_pass),
-        Sold: (Game._check_sold, Game._apply_sold),
+        Bid: ("_check_bid", "_apply_bid"),
+        Pass: ("_check_pass", "_apply_pass"),
+        Sold: ("_check_sold", "_apply_sold"),
     },
-    Phase.TAKE_CAR: {TakeCar: (Game._check_take, Game._apply_take)},
-    Phase.PLACE_CAR: {PlaceCar: (Game._check_place, Game._apply_place)},
-    Phase.PLAY_CARD: {PlayCard: (Game._check_play, Game._apply_play)},
-    Phase.CHOOSE_JOKER: {ChooseJoker: (Game._check_joker, Game._apply_joker)},
-    Phase.SPRINT_OR_BREAKDOWN: {
-        Sprint: (_no_check, Game._apply_sprint),
-        Breakdown: (_no_check, Game._apply_breakdown),
-    },
-    Phase.MOVE_CAR: {MoveCar: (Game._check_move, Game._apply_move)},
-    Phase.RETURN_CAR: {ReturnCar: (Game._check_return, Game._apply_return)},
+    Phase.TAKE_CAR: {TakeCar: ("_check_take", "_apply_take")},
+    Phase.PLACE_CAR: {PlaceCar: ("_check_place", "_apply_place")},
+    Phase.PLAY_CARD: {PlayCard: ("_check_play", "_apply_play")},
+    Phase.CHOOSE_JOKER: {ChooseJoker: ("_check_joker", "_apply_joker")},
+    Phase.SPRINT_OR_BREAKDOWN: {Sprint: ("_no_check", "_apply_sprint"), Breakdown: ("_no_check", "_apply_breakdown")},
+    Phase.MOVE_CAR: {MoveCar: ("_check_move", "_apply_move")},
+    Phase.RETURN_CAR: {ReturnCar: ("_check_return", "_apply_return")},
 }

@@ -1,0 +1,34 @@
+"""The variants of Top Race, found by name: each a small subclass of the base game.
+
+``new_game(settings, track, deck)`` builds the game class that ``settings.variant``
+names. Names: ``"base"``, ``"tips"`` (Variant A). A variant that the rulebook
+forbids combining is refused with a clear message.
+"""
+
+from __future__ import annotations
+
+from toprace_pi.errors import IllegalActionError
+from toprace_pi.rules.cards import Deck
+from toprace_pi.rules.game import Game, Settings
+from toprace_pi.rules.track import Track
+
+
+def _registry() -> dict[str, type[Game]]:
+    from toprace_pi.rules.variants.tips import TipsGame
+
+    return {"base": Game, "tips": TipsGame}
+
+
+def variant_names() -> list[str]:
+    return list(_registry())
+
+
+def new_game(settings: Settings, track: Track, deck: Deck, **options: object) -> Game:
+    """A game of the variant ``settings.variant`` names."""
+    variants = _registry()
+    name = settings.variant
+    if "+" in name and {"tips", "stocks"} <= set(name.split("+")):
+        raise IllegalActionError("Tips and Stocks do not go together: the rulebook advises against combining them")
+    if name not in variants:
+        raise IllegalActionError(f"unknown variant {name!r} (one of {', '.join(variants)})")
+    return variants[name](settings, track, deck, **options)
