@@ -36,7 +36,7 @@ def test_simulate_json_holds_settings_placements_payouts_and_money(capsys):
     doc = json.loads(out)
     assert code == 0
     assert doc["settings"] == {"track": "Speed Street", "players": ["Anna", "Ben", "Carla"], "races": 2,
-                               "seed": 4, "bots": "greedy"}
+                               "seed": 4, "bots": "greedy", "variant": "base"}
     assert len(doc["races"]) == 2
     for race in doc["races"]:
         assert sorted(race["placements"]) == sorted(c.name.lower() for c in Car)
@@ -97,3 +97,10 @@ def test_the_module_runs_as_a_command():
     done = subprocess.run([sys.executable, "-m", "toprace_pi", "simulate", "--players", "2", "--seed", "1"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "Final money" in done.stdout
+
+
+def test_simulate_and_demo_play_the_tips_variant(capsys):
+    code, out, _ = run(capsys, "simulate", "--variant", "tips", "--players", "3", "--seed", "2")
+    assert code == 0 and "Tips: Anna" in out and "tip: every player places a secret tip" in out
+    code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--variant", "tips", "--players", "2", "--seed", "1")
+    assert code == 0 and "reveal your next tip" in out and "Tips: Anna" in out

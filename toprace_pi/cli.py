@@ -20,6 +20,7 @@ from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, load_deck, load_track, 
 from toprace_pi.errors import TopRaceError
 from toprace_pi.report import json_report, text_report
 from toprace_pi.rules.game import Game
+from toprace_pi.rules.variants import variant_names
 from toprace_pi.simulate import simulate
 
 if TYPE_CHECKING:
@@ -71,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)"
     )
     game_options.add_argument("--deck", default=DEFAULT_DECK, help="a shipped deck or a deck file")
+    game_options.add_argument("--variant", choices=variant_names(), default="base",
+                              help="the rules: base, or a variant (default base)")
 
     sim = commands.add_parser("simulate", parents=[game_options], help="play a whole bot game and print a report")
     sim.add_argument("--json", action="store_true", help="print the report as one JSON document")
@@ -132,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     game = _play(args)
-    extra = {"seed": args.seed, "bots": args.bots}
+    extra = {"seed": args.seed, "bots": args.bots, "variant": args.variant}
     if args.json:
         print(json.dumps(json_report(game, extra), indent=2))
     else:
@@ -142,7 +145,8 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> Game:
     track, deck = load_track(args.track), load_deck(args.deck)
-    return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots)
+    return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
+                    variant=args.variant)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -154,7 +158,7 @@ def _demo(args: argparse.Namespace) -> int:
         return USAGE_ERROR
 
     run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-             pause=0.0 if args.fast else 0.4, colour=not args.no_colour and sys.stdout.isatty(),
+             variant=args.variant, pause=0.0 if args.fast else 0.4, colour=not args.no_colour and sys.stdout.isatty(),
              svg_dir=args.svg_dir)
     return 0
 

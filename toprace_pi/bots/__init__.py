@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from toprace_pi.rules.actions import Action
+from toprace_pi.rules.cars import Car
 from toprace_pi.rules.game import Game
 
 
@@ -18,6 +19,10 @@ class Bot(Protocol):
     """Anything that can pick an action for the seat to move."""
 
     def choose(self, game: Game) -> Action: ...
+
+    def tip(self, game: Game) -> Car:
+        """The car this bot would tip on now (Tips variant), kept secret until revealed."""
+        ...
 
 
 def make_bot(kind: str, seed: int) -> Bot:

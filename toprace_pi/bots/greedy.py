@@ -46,6 +46,10 @@ class GreedyBot:
 
     # --- auction ----------------------------------------------------------------
 
+    def tip(self, game: Game) -> Car:
+        """Back the car leading now (Tips variant)."""
+        return game.board.standings()[0]
+
     def _bid(self, game: Game) -> Action:
         seat = game.seat
         assert game.auction is not None
@@ -154,8 +158,7 @@ class GreedyBot:
 
 
 def _tip(bot: GreedyBot, game: Game) -> Action:
-    """Back the car leading now."""
-    return Tip(game.board.standings()[0])
+    return Tip(bot.tip(game))
 
 
 _DECIDE = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from toprace_pi.rules.actions import Action
+from toprace_pi.rules.cars import CARS, Car
 from toprace_pi.rules.game import Game
 
 
@@ -17,3 +18,7 @@ class RandomBot:
 
     def choose(self, game: Game) -> Action:
         return self.rng.choice(game.legal_actions())
+
+    def tip(self, game: Game) -> Car:
+        """A tip on any car (Tips variant)."""
+        return self.rng.choice(CARS)

@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from toprace_pi.rules import Action, Breakdown, ChooseJoker, Game, MoveCar, Phase, PlaceCar, ReturnCar, Sold, TakeCar
+from toprace_pi.rules.actions import Tip
 from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.events import money
 
 #: Phases whose legal actions are offered one by one under the cursor.
 PICKED = (Phase.TAKE_CAR, Phase.PLACE_CAR, Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN,
-          Phase.MOVE_CAR, Phase.RETURN_CAR)
+          Phase.MOVE_CAR, Phase.RETURN_CAR, Phase.TIP)
 
 
 @dataclass
@@ -61,6 +62,8 @@ def label(game: Game, action: Action) -> str:
         return f"the joker moves {action.car}"
     if isinstance(action, (MoveCar, ReturnCar)):
         return f"{action.car} to {action.to}"
+    if isinstance(action, Tip):
+        return f"a tip on {action.car}"
     return "Breakdown" if isinstance(action, Breakdown) else "Sprint"
 
 

@@ -39,6 +39,7 @@ class TableConfig:
     track: str = "speed-street"
     players: tuple[str, ...] = DEFAULT_PLAYERS
     races: int = 1
+    variant: str = "base"
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("discard"),)
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
     buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
@@ -76,6 +77,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         track=_track(game.get("track", "speed-street"), problems),
         players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
         races=_whole(game.get("races", 1), "[game] races", 1, 99, problems),
+        variant=_variant(game.get("variant", "base"), problems),
         readers=_readers(_table(data, "readers", problems), problems),
         strip=_table(data, "strip", problems) or {"backend": "simulated"},
         buttons=_buttons(_table(data, "buttons", problems), problems),
@@ -102,6 +104,15 @@ def _track(value: object, problems: list[str]) -> str:
         problems.append(f"[game] track: {value!r} is neither a shipped track ({', '.join(track_names())}) nor a file")
         return "speed-street"
     return value
+
+
+def _variant(value: object, problems: list[str]) -> str:
+    from toprace_pi.rules.variants import variant_names
+
+    if value not in variant_names():
+        problems.append(f"[game] variant: one of {', '.join(variant_names())}, not {value!r}")
+        return "base"
+    return str(value)
 
 
 def _players(value: object, problems: list[str]) -> tuple[str, ...]:

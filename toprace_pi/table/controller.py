@@ -16,7 +16,8 @@ from typing import Protocol
 
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
-from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Phase, PlayCard, TakeCar
+from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
+from toprace_pi.rules.actions import Tip
 from toprace_pi.rules.events import (
     AuctionWon,
     BrokeDown,
@@ -24,6 +25,8 @@ from toprace_pi.rules.events import (
     CarReturned,
     GameEnded,
     RaceEnded,
+    TipRound,
+    TipsSettled,
     money,
 )
 from toprace_pi.rules.events import (
@@ -107,6 +110,8 @@ class TableController:
             self._apply(TakeCar(car))
         elif phase is Phase.CHOOSE_JOKER:
             self._apply(ChooseJoker(car))
+        elif phase is Phase.TIP:
+            self._apply(Tip(car))
         else:
             self.refuse(f"no car token is asked for now: {self.prompt}")
 
@@ -120,6 +125,8 @@ class TableController:
                 self.choice.next()
             else:
                 self._apply(self.choice.current)
+        elif event.button == "pass" and Pass() in self.game.legal_actions():
+            self._apply(Pass())
         else:
             self.refuse(f"{event.button.upper()} means nothing now: {self.prompt}")
 
@@ -190,9 +197,13 @@ class TableController:
             return f"auction {game.auction.number + 1}: {self.sale.prompt}" if game.auction else self.sale.prompt
         who = game.names[game.seat]
         if game.phase is Phase.PLAY_CARD:
-            return f"{who}: lay a speed card on the discard pile"
+            may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
+            return f"{who}: lay a speed card on the discard pile{may_pass}"
         assert self.choice is not None
-        return f"{who}: {game.phase.value}? {self.choice.labels[self.choice.cursor]} (NEXT, OK)"
+        current = self.choice.labels[self.choice.cursor]
+        if game.phase is Phase.TIP:
+            return f"{who}: reveal your next tip with its car token, or NEXT/OK ({current})"
+        return f"{who}: {game.phase.value}? {current} (NEXT, OK)"
 
     def _tell_events(self) -> None:
         events = self.game.events[self._told:]
@@ -213,6 +224,6 @@ def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
     if isinstance(event, RaceEnded):
         payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(names, event.payouts, strict=True) if p)
         return f"{event.text(names)}. Payouts: {payouts}"
-    if isinstance(event, (AuctionWon, BrokeDown, CarReturned, GameEnded)):
+    if isinstance(event, (AuctionWon, BrokeDown, CarReturned, GameEnded, TipRound, TipsSettled)):
         return event.text(names)
     return None

@@ -29,8 +29,10 @@ from toprace_pi.hardware.tags import TagRegistry
 from toprace_pi.render.palette import RGB
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
-from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Phase, PlayCard, Settings, TakeCar, Track
+from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
 from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.events import TipRound
+from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
@@ -100,6 +102,7 @@ def build_demo_table(
     seed: int,
     *,
     races: int = 1,
+    variant: str = "base",
     say: Callable[[str], None] = print,
     on_frame: Callable[[list[RGB]], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
@@ -111,8 +114,9 @@ def build_demo_table(
     profile = load_profile(track.slug)
     registry = demo_registry(deck)
     dealer = random.Random(seed)
-    game = Game(Settings(player_names(players), races=races, first_opener=seed % players, track=track.slug),
-                track, deck)
+    settings = Settings(player_names(players), races=races, first_opener=seed % players, track=track.slug,
+                        variant=variant, tips_at_end=True)
+    game = new_game(settings, track, deck)
     controller = TableController(game, identify=registry.identify, say=say, sound=SilentSound(),
                                  dealer=lambda g: g.deal(dealer))
     factory = MockFactory()
@@ -132,21 +136,37 @@ class DemoPlayers:
 
     def __init__(self, kinds: list[str], seed: int) -> None:
         self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+        self.tips: list[list[Car]] = [[] for _ in kinds]
+        self._seen = 0
 
     def act(self, demo: DemoTable) -> None:
         """Make the one input the table waits for now."""
         controller = demo.controller
         game = controller.game
+        self._note_tip_rounds(game)
         if controller.sale is not None:
             self._enter_sale(demo, *self._auction_result(game))
             return
+        if game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
+            demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
+            return
         action = self.bots[game.seat].choose(game)
-        if isinstance(action, PlayCard):
+        if isinstance(action, Pass):
+            demo.press("pass")
+        elif isinstance(action, PlayCard):
             demo.lay(demo.discard, card_uid(action.number))
         elif isinstance(action, (TakeCar, ChooseJoker)):
             demo.lay(demo.cars, car_uid(action.car))
         else:
             self._pick(demo, action)
+
+    def _note_tip_rounds(self, game: Game) -> None:
+        """At each tip round every player secretly notes a tip on their marker."""
+        for event in game.events[self._seen:]:
+            if isinstance(event, TipRound):
+                for seat, bot in enumerate(self.bots):
+                    self.tips[seat].append(bot.tip(game))
+        self._seen = len(game.events)
 
     def _auction_result(self, game: Game) -> tuple[int, int]:
         """Hold the auction aloud: the bots bid on a copy of the game, the table
@@ -203,6 +223,7 @@ def run_demo(
     races: int = 1,
     seed: int = 0,
     bots: str = "greedy",
+    variant: str = "base",
     pause: float = 0.4,
     colour: bool = True,
     svg_dir: Path | None = None,
@@ -211,7 +232,7 @@ def run_demo(
     """The ``toprace-pi demo`` command: a whole game, the strip drawn after every step."""
     track = load_track(track_name)
     profile = load_profile(track.slug)
-    demo = build_demo_table(track, players, seed, races=races, say=out)
+    demo = build_demo_table(track, players, seed, races=races, variant=variant, say=out)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
     frames = 0
     if svg_dir is not None:

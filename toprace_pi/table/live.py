@@ -25,7 +25,8 @@ from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry
-from toprace_pi.rules import Game, Settings
+from toprace_pi.rules import Settings
+from toprace_pi.rules.variants import new_game
 from toprace_pi.table.config import ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
@@ -79,7 +80,9 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
         closers.append(buttons.close)
     sound = _sound(config, announcer)
     closers.append(sound.close)
-    game = Game(Settings(config.players, races=config.races, track=track.slug), track, load_deck())
+    settings = Settings(config.players, races=config.races, track=track.slug, variant=config.variant,
+                        tips_at_end=True)
+    game = new_game(settings, track, load_deck())
     controller = TableController(game, identify=registry.identify, say=announcer.say, sound=sound)
     slots = [ReaderSlot(r.name, open_reader(r), clock) for r in config.readers]
     strip = open_strip(config.strip, count=profile.led_count)
