@@ -37,7 +37,7 @@ def play(
     chance = random.Random(seed)
     while not game.is_over:
         if game.to_move == CHANCE:
-            action: Action = game.deal(chance)
+            action: Action = game.chance(chance)
         else:
             action = bots[game.to_move].choose(game)  # type: ignore[index]
         game.apply(action)

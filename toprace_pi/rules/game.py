@@ -239,6 +239,12 @@ class Game:
     def cards_per_player(self) -> int:
         return CARDS_PER_PLAYER[self.players]
 
+    def chance(self, rng: random.Random) -> Action:
+        """Hook: the chance action due now (``to_move == CHANCE``), drawn with ``rng``
+        but not applied. The base game's only chance is the deal; variants add theirs
+        (a car revealed for auction, the starting grid)."""
+        return self.deal(rng)
+
     def deal(self, rng: random.Random) -> Deal:
         """The chance action for the deal, shuffled with ``rng`` (not applied)."""
         cards = list(self.deck.numbers)
