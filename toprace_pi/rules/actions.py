@@ -25,13 +25,14 @@ class Deal:
 
     hands: tuple[tuple[int, ...], ...] | None
     left_out: tuple[int, ...] = ()
+    #: The cards laid out face up beside the track as the box (Pit Stop rule only).
+    box: tuple[int, ...] = ()
 
     def __str__(self) -> str:
-        if self.hands is None:
-            return "deal hidden"
-        hands = "/".join(",".join(map(str, hand)) for hand in self.hands)
+        hands = "hidden" if self.hands is None else "/".join(",".join(map(str, hand)) for hand in self.hands)
+        box = ",".join(map(str, self.box))
         out = ",".join(map(str, self.left_out))
-        return f"deal {hands}" + (f" out {out}" if out else "")
+        return f"deal {hands}" + (f" box {box}" if box else "") + (f" out {out}" if out else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +110,16 @@ class Tip:
 
 
 @dataclass(frozen=True, slots=True)
+class Reveal:
+    """Chance (quick rules): the car whose card the start player turns up for auction."""
+
+    car: Car
+
+    def __str__(self) -> str:
+        return f"reveal {self.car.name.lower()}"
+
+
+@dataclass(frozen=True, slots=True)
 class Sprint:
     def __str__(self) -> str:
         return "sprint"
@@ -142,8 +153,45 @@ class ReturnCar:
         return f"return {self.car.name.lower()} {self.to}"
 
 
+@dataclass(frozen=True, slots=True)
+class ClaimPitStop:
+    """Pit Stop rule: claim the speed card just played for a pit stop."""
+
+    def __str__(self) -> str:
+        return "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeFromBox:
+    """Pit Stop rule: at the start of one's turn, take this card from the box."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"pit box {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeFromDiscard:
+    """Pit Stop rule: at the start of one's turn, take the top card of the discard pile."""
+
+    def __str__(self) -> str:
+        return "pit discard"
+
+
+@dataclass(frozen=True, slots=True)
+class CollectPitStop:
+    """Pit Stop rule: take this claimed card from one's pit stop card into the hand."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"collect {self.number}"
+
+
 Action = Union[
-    Deal, Bid, Pass, Sold, TakeCar, PlaceCar, PlayCard, ChooseJoker, Tip, Sprint, Breakdown, MoveCar, ReturnCar
+    Deal, Bid, Pass, Sold, TakeCar, PlaceCar, PlayCard, ChooseJoker, Tip, Reveal, Sprint, Breakdown, MoveCar, ReturnCar,
+    ClaimPitStop, TakeFromBox, TakeFromDiscard, CollectPitStop,
 ]
 
 
@@ -203,12 +251,26 @@ def _car_then_space(cls: Callable[[Car, str], Action]) -> _Parser:
 
 
 def _deal(args: list[str]) -> Deal:
-    if args == ["hidden"]:
-        return Deal(None)
-    if len(args) not in (1, 3) or (len(args) == 3 and args[1] != "out"):
-        raise ValueError("expected 'deal HAND/HAND/...' with an optional 'out CARDS'")
-    hands = tuple(_numbers(hand) for hand in args[0].split("/"))
-    return Deal(hands, _numbers(args[2]) if len(args) == 3 else ())
+    """``deal HAND/HAND/... [box CARDS] [out CARDS]``, or ``deal hidden [box CARDS]``."""
+    usage = "expected 'deal HAND/HAND/...' (or 'deal hidden') with an optional 'box CARDS' and 'out CARDS'"
+    if not args or len(args) % 2 == 0:
+        raise ValueError(usage)
+    extra: dict[str, tuple[int, ...]] = {}
+    for key, value in zip(args[1::2], args[2::2], strict=True):
+        if key not in ("box", "out") or key in extra:
+            raise ValueError(usage)
+        extra[key] = _numbers(value)
+    hands = None if args[0] == "hidden" else tuple(_numbers(hand) for hand in args[0].split("/"))
+    return Deal(hands, extra.get("out", ()), extra.get("box", ()))
+
+
+def _pit(args: list[str]) -> Action:
+    """``pit box N`` or ``pit discard``."""
+    if len(args) == 2 and args[0] == "box":
+        return TakeFromBox(int(args[1]))
+    if args == ["discard"]:
+        return TakeFromDiscard()
+    raise ValueError("expected 'pit box CARD' or 'pit discard'")
 
 
 def _numbers(text: str) -> tuple[int, ...]:
@@ -225,8 +287,12 @@ _PARSERS: dict[str, _Parser] = {
     "play": _one(PlayCard, int),
     "joker": _one(ChooseJoker, Car.parse),
     "tip": _one(Tip, Car.parse),
+    "reveal": _one(Reveal, Car.parse),
     "sprint": _nothing(Sprint),
     "breakdown": _nothing(Breakdown),
     "move": _car_then_space(MoveCar),
     "return": _car_then_space(ReturnCar),
+    "claim": _nothing(ClaimPitStop),
+    "pit": _pit,
+    "collect": _one(CollectPitStop, int),
 }

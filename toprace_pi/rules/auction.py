@@ -21,8 +21,12 @@ AUCTIONS = 6
 class Auction:
     """One round of six auctions. ``owned[seat]`` counts the cars each seat has won."""
 
-    def __init__(self, players: int, opener: int) -> None:
+    def __init__(self, players: int, opener: int, *, rotate_openers: bool = False) -> None:
         self.players = players
+        self.first_opener = opener
+        #: The quick rules: the opening duty moves one seat on each auction, rather
+        #: than to the left of the last winner.
+        self.rotate_openers = rotate_openers
         self.owned = [0] * players
         self.number = 0
         self.first_winner: int | None = None
@@ -115,7 +119,8 @@ class Auction:
             self.first_winner = winner
         self.number += 1
         if self.number < AUCTIONS:
-            self._begin((winner + 1) % self.players)
+            after = self.first_opener + self.number - 1 if self.rotate_openers else winner
+            self._begin((after + 1) % self.players)
 
     @property
     def done(self) -> bool:

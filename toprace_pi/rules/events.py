@@ -165,6 +165,51 @@ class TipsSettled:
         return "Tips: " + ", ".join(parts) + debt
 
 
+@dataclass(frozen=True, slots=True)
+class CarRevealed:
+    """Quick rules: the car put up for the next auction."""
+
+    car: Car
+    opener: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.opener]} turns up {self.car}: the next auction is for it"
+
+
+@dataclass(frozen=True, slots=True)
+class PitStopClaimed:
+    """Pit Stop rule: ``seat`` claimed the card just played; it waits on their pit stop card."""
+
+    seat: int
+    card: str
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} claims {self.card} for a pit stop (to collect next turn)"
+
+
+@dataclass(frozen=True, slots=True)
+class PitStopTaken:
+    """Pit Stop rule: at the start of their turn ``seat`` took ``card`` from the box or the discard pile."""
+
+    seat: int
+    card: str
+    source: str
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} makes a pit stop and takes {self.card} from the {self.source}"
+
+
+@dataclass(frozen=True, slots=True)
+class PitStopCollected:
+    """Pit Stop rule: ``seat`` took a claimed card from their pit stop card into the hand."""
+
+    seat: int
+    card: str
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} collects {self.card} from the pit stop and plays no card this turn"
+
+
 def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
@@ -172,4 +217,6 @@ def ordinal(n: int) -> str:
 Event = (
     RaceStarted | AuctionWon | CarPlaced | CardPlayed | CarMoved | Forfeited | JokerChosen
     | BrokeDown | CarReturned | CarFinished | RaceEnded | GameEnded | TipRound | TipsSettled
+    | CarRevealed
+    | PitStopClaimed | PitStopTaken | PitStopCollected
 )

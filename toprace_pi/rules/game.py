@@ -81,6 +81,8 @@ class Phase(Enum):
     MOVE_CAR = "choose where the car ends its move"
     RETURN_CAR = "put the broken-down car back on the track"
     TIP = "place a secret tip"
+    REVEAL = "reveal the next car to auction"
+    PIT_STOP_CLAIM = "claim the card just played for a pit stop, or pass"
     GAME_OVER = "nothing: the game is over"
 
 
@@ -254,6 +256,8 @@ class Game:
         return Deal(hands, tuple(sorted(cards[self.players * k:])))
 
     def _check_deal(self, action: Deal) -> None:
+        if action.box:  # the Pit Stop variant checks its own box
+            raise IllegalActionError("only the Pit Stop rule lays out a box of speed cards")
         if action.hands is None:
             return
         k = self.cards_per_player()
@@ -268,8 +272,12 @@ class Game:
         self.hand_size = [self.cards_per_player()] * self.players
         opener = (self.settings.first_opener + self.race - 1) % self.players
         self.events.append(RaceStarted(self.race, opener))
-        self.auction = Auction(self.players, opener)
+        self.auction = self._new_auction(opener)
         self._next_auction_step()
+
+    def _new_auction(self, opener: int) -> Auction:
+        """Hook: the round of car auctions (the quick rules move the opening duty on)."""
+        return Auction(self.players, opener)
 
     # --- auction ---------------------------------------------------------------
 

@@ -14,9 +14,12 @@ from toprace_pi.rules.track import Track
 
 
 def _registry() -> dict[str, type[Game]]:
+    from toprace_pi.rules.variants.pitstop import PitStopGame, PitStopTipsGame
+    from toprace_pi.rules.variants.quick import QuickGame
     from toprace_pi.rules.variants.tips import TipsGame
 
-    return {"base": Game, "tips": TipsGame}
+    return {"base": Game, "tips": TipsGame, "quick": QuickGame,
+            "pitstop": PitStopGame, "pitstop+tips": PitStopTipsGame}
 
 
 def variant_names() -> list[str]:

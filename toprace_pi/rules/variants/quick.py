@@ -1,0 +1,125 @@
+"""The quick rules (the German "Blitzregel" sheet): a shorter game with bets.
+
+What changes from the base game:
+
+* The cars are auctioned in a random order: before each auction the start
+  player turns up one of the cars not yet sold (a chance action), and the
+  auction is for that car. The duty to open moves one seat clockwise each
+  auction (not to the left of the last winner); the usual limits apply, so
+  every player ends with a car and a player still without one when the last car
+  comes up buys it for 30,000.
+* Each player has a tip sheet: whenever the lead car crosses one of the three
+  betting lines, every player marks the car they think will win. The marks
+  are settled at the end by the tip table, as in Variant A.
+* A player whose cars have all finished moves no more cars (as in the base
+  game), and the race ends when the fifth car finishes, when the cards are out,
+  or when no car can be moved any more: no card left in the hands of the players
+  still racing shows a car on the track or a joker.
+
+The sheet comes from another edition, whose joker is black and whose arrow
+cards pair other colours; with this deck the white joker and the three
+Sprint/Breakdown pairs of the rulebook apply.
+"""
+
+from __future__ import annotations
+
+import random
+
+from toprace_pi.errors import IllegalActionError
+from toprace_pi.rules.actions import Action, Reveal, TakeCar
+from toprace_pi.rules.auction import Auction
+from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
+from toprace_pi.rules.cars import Car
+from toprace_pi.rules.events import CarRevealed
+from toprace_pi.rules.game import CHANCE, Game, Phase
+from toprace_pi.rules.variants.tips import TipsGame
+
+
+class QuickGame(TipsGame):
+    """Top Race by the quick rules."""
+
+    def _begin_race(self) -> None:
+        super()._begin_race()
+        self.revealed: Car | None = None
+
+    # --- the auction of cars turned up at random ------------------------------------
+
+    def _new_auction(self, opener: int) -> Auction:
+        return Auction(self.players, opener, rotate_openers=True)
+
+    def _next_auction_step(self) -> None:
+        auction = self.auction
+        assert auction is not None
+        if not auction.done and self.revealed is None:
+            self.phase, self.to_move = Phase.REVEAL, CHANCE
+            return
+        super()._next_auction_step()
+
+    def chance(self, rng: random.Random) -> Action:
+        if self.phase is Phase.REVEAL:
+            return Reveal(rng.choice(self.cars_for_sale()))
+        return super().chance(rng)
+
+    def _check_reveal(self, action: Reveal) -> None:
+        if action.car in self.owner:
+            raise IllegalActionError(f"{action.car} is already sold")
+
+    def _apply_reveal(self, action: Reveal) -> None:
+        assert self.auction is not None
+        self.revealed = action.car
+        self.events.append(CarRevealed(action.car, self.auction.to_act))
+        super()._next_auction_step()
+
+    def cars_for_sale(self) -> list[Car]:
+        """Once a car is turned up, it is the one for sale."""
+        return [self.revealed] if self.revealed is not None else super().cars_for_sale()
+
+    def _check_take(self, action: TakeCar) -> None:
+        if action.car != self.revealed:
+            raise IllegalActionError(f"this auction was for {self.revealed}, not {action.car}")
+
+    def _apply_take(self, action: TakeCar) -> None:
+        self.revealed = None
+        super()._apply_take(action)
+
+    # --- taking part and the end ------------------------------------------------------
+
+    def takes_part(self, seat: int) -> bool:
+        """As in the base game: a player whose cars have all finished moves no more cars."""
+        return Game.takes_part(self, seat)
+
+    def _begin_turn(self) -> None:
+        if self._no_car_can_move():
+            self._end_race("no car can move")
+        else:
+            super()._begin_turn()
+
+    def _no_car_can_move(self) -> bool:
+        """True when no card left in the hands of the players still racing can move
+        a car on the track: every car on them has finished or waits broken down,
+        and none is a joker. Hidden hands (a real table) never end the race this way."""
+        if self.hands is None or not self.board.at:
+            return False
+        racing = set(self.board.at)
+        for seat in range(self.players):
+            if self.takes_part(seat) and any(self._can_move(self.deck[n], racing) for n in self.hands[seat]):
+                return False
+        return True
+
+    @staticmethod
+    def _can_move(card: MovementCard | SprintBreakdownCard, racing: set[Car]) -> bool:
+        if isinstance(card, SprintBreakdownCard):
+            return set(card.pair) <= racing
+        return card.has_joker or bool(card.cars & racing)
+
+
+def _legal_reveals(game: Game) -> list[Action]:
+    return []  # a chance node: see QuickGame.chance
+
+
+QuickGame.LEGAL = {**Game.LEGAL, Phase.TIP: TipsGame.LEGAL[Phase.TIP], Phase.REVEAL: _legal_reveals}
+QuickGame.HANDLERS = {
+    **Game.HANDLERS,
+    Phase.TIP: TipsGame.HANDLERS[Phase.TIP],
+    Phase.REVEAL: {Reveal: ("_check_reveal", "_apply_reveal")},
+}
