@@ -104,3 +104,8 @@ def test_simulate_and_demo_play_the_tips_variant(capsys):
     assert code == 0 and "Tips: Anna" in out and "tip: every player places a secret tip" in out
     code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--variant", "tips", "--players", "2", "--seed", "1")
     assert code == 0 and "reveal your next tip" in out and "Tips: Anna" in out
+
+
+def test_the_demo_plays_the_quick_rules_with_car_cards_turned_up(capsys):
+    code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--variant", "quick", "--players", "3", "--seed", "4")
+    assert code == 0 and out.count("turns up") == 6 and "Tips: Anna" in out and "Game over" in out

@@ -17,12 +17,13 @@ from typing import Protocol
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.rules.actions import Tip
+from toprace_pi.rules.actions import Reveal, Tip
 from toprace_pi.rules.events import (
     AuctionWon,
     BrokeDown,
     CarFinished,
     CarReturned,
+    CarRevealed,
     GameEnded,
     RaceEnded,
     TipRound,
@@ -112,6 +113,8 @@ class TableController:
             self._apply(ChooseJoker(car))
         elif phase is Phase.TIP:
             self._apply(Tip(car))
+        elif phase is Phase.REVEAL:
+            self._apply(Reveal(car))
         else:
             self.refuse(f"no car token is asked for now: {self.prompt}")
 
@@ -195,6 +198,8 @@ class TableController:
             return "the game is over"
         if self.sale is not None:
             return f"auction {game.auction.number + 1}: {self.sale.prompt}" if game.auction else self.sale.prompt
+        if game.phase is Phase.REVEAL:
+            return "turn up the next car card at random and lay its car token on the reader"
         who = game.names[game.seat]
         if game.phase is Phase.PLAY_CARD:
             may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
@@ -224,6 +229,6 @@ def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
     if isinstance(event, RaceEnded):
         payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(names, event.payouts, strict=True) if p)
         return f"{event.text(names)}. Payouts: {payouts}"
-    if isinstance(event, (AuctionWon, BrokeDown, CarReturned, GameEnded, TipRound, TipsSettled)):
+    if isinstance(event, (AuctionWon, BrokeDown, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled)):
         return event.text(names)
     return None

@@ -137,6 +137,7 @@ class DemoPlayers:
     def __init__(self, kinds: list[str], seed: int) -> None:
         self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
         self.tips: list[list[Car]] = [[] for _ in kinds]
+        self.shuffle = random.Random(seed)
         self._seen = 0
 
     def act(self, demo: DemoTable) -> None:
@@ -149,6 +150,9 @@ class DemoPlayers:
             return
         if game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
             demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
+            return
+        if game.phase is Phase.REVEAL:  # quick rules: a car card turned up at random
+            demo.lay(demo.cars, car_uid(self.shuffle.choice(game.cars_for_sale())))
             return
         action = self.bots[game.seat].choose(game)
         if isinstance(action, Pass):
