@@ -21,7 +21,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -61,6 +61,7 @@ from toprace_pi.rules.events import (
     GameEnded,
     RaceEnded,
     RaceStarted,
+    TipsSettled,
 )
 from toprace_pi.rules.game import (
     BANKNOTES_TOTAL,
@@ -72,6 +73,7 @@ from toprace_pi.rules.game import (
     Settings,
 )
 from toprace_pi.rules.track import FINISH, FINISH_ID, Track
+from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import bots_for, player_names
 
 #: A race that needs more actions than this is taken to loop forever.
@@ -102,6 +104,7 @@ class Setup:
     seed: int
     races: int = 1
     hidden: bool = False
+    variant: str = "base"
 
     @property
     def players(self) -> int:
@@ -110,9 +113,9 @@ class Setup:
     def new_game(self) -> Game:
         settings = Settings(
             player_names(self.players), races=self.races,
-            first_opener=self.seed % self.players, track=self.track,
+            first_opener=self.seed % self.players, track=self.track, variant=self.variant,
         )
-        return Game(settings, track(self.track), deck())
+        return new_game(settings, track(self.track), deck())
 
 
 @st.composite
@@ -215,6 +218,9 @@ class Observer:
             self._check_result(event)
             self.race_ends.append(list(self.money))
             self.ledger = RaceLedger()
+        elif isinstance(event, TipsSettled):
+            for seat, total in enumerate(event.totals):
+                self.money[seat] += total
         elif isinstance(event, GameEnded):
             assert list(event.money) == game.money
             assert list(event.winners) == game.winners()
@@ -315,7 +321,7 @@ def play_checked(setup: Setup, *, probe: Probe | None = None, probe_rate: float 
         if probe is not None and dice.random() < probe_rate:
             probe(game, dice)
         if game.to_move == CHANCE:
-            action: Action = Deal(None) if setup.hidden else game.deal(chance)
+            action: Action = Deal(None) if setup.hidden and game.phase is Phase.DEAL else game.chance(chance)
         else:
             action = bots[game.to_move].choose(game)  # type: ignore[index]
         game.apply(action)
@@ -338,7 +344,7 @@ def texts(game: Game) -> list[str]:
 
 def assert_replays(game: Game) -> None:
     """Replaying the notation of the whole log rebuilds the same state and story."""
-    again = Game.replay(game.settings, game.track, game.deck, [str(a) for a in game.log])
+    again = type(game).replay(game.settings, game.track, game.deck, [str(a) for a in game.log])
     assert again.snapshot() == game.snapshot()
     assert texts(again) == texts(game)
     assert again.events == game.events
@@ -698,3 +704,17 @@ def test_a_new_race_starts_from_a_clean_board() -> None:
     assert game.hand_size == [0, 0, 0] and len(game.results) == 1 and game.race == 2
     assert game.free_starting_spaces() == [1, 2, 3, 4, 5, 6]
     assert game.money != [START_CAPITAL] * 3, "the first race's bids and prizes stay with the players"
+
+
+@settings(GAMES, max_examples=200)
+@given(setups(), st.sampled_from(("tips", "quick")))
+def test_invariants_hold_in_the_tips_and_quick_variants(setup: Setup, variant: str) -> None:
+    """Every invariant above, plus: each tip settles exactly by the table and every game ends."""
+    from toprace_pi.rules.variants.tips import settle
+
+    game, _ = play_checked(replace(setup, variant=variant))
+    settled = [e for e in game.events if isinstance(e, TipsSettled)]
+    assert len(settled) == setup.races
+    last = game.results[-1].placements
+    assert list(settled[-1].totals) == settle(game.tips, last, game.table)
+    assert_replays(game)
