@@ -109,3 +109,12 @@ def test_simulate_and_demo_play_the_tips_variant(capsys):
 def test_the_demo_plays_the_quick_rules_with_car_cards_turned_up(capsys):
     code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--variant", "quick", "--players", "3", "--seed", "4")
     assert code == 0 and out.count("turns up") == 6 and "Tips: Anna" in out and "Game over" in out
+
+
+def test_tips_check_prints_the_table_and_refuses_a_broken_one(capsys, tmp_path):
+    code, out, _ = run(capsys, "tips", "check")
+    assert code == 0 and "valid (reconstructed)" in out and "60,000" in out
+    broken = tmp_path / "tips.toml"
+    broken.write_text("[tips]\nfirst = [1]\n", "utf-8")
+    code, out, err = run(capsys, "tips", "check", str(broken))
+    assert code == 2 and "tips.toml" in err and "[tips] first" in err

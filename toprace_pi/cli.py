@@ -114,6 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
     check = deck_commands.add_parser("check", help="validate a deck file and show its fairness")
     check.add_argument("file", nargs="?", default=DEFAULT_DECK, help="a deck file (default: the shipped deck)")
     check.set_defaults(run=_deck_check)
+    tips = commands.add_parser("tips", help="check a tip table file (Tips variant)")
+    tips_commands = tips.add_subparsers(dest="tips_command", required=True, parser_class=_Parser)
+    tips_check = tips_commands.add_parser("check", help="validate a tip table and print it")
+    tips_check.add_argument("file", nargs="?", default="standard", help="a tip table file (default: the shipped one)")
+    tips_check.set_defaults(run=_tips_check)
     return parser
 
 
@@ -239,6 +244,18 @@ def _deck_check(args: argparse.Namespace) -> int:
         print(f"warning: {problem}")
     if not unfair:
         print("fair: every car appears equally often with the same total value")
+    return 0
+
+
+def _tips_check(args: argparse.Namespace) -> int:
+    from toprace_pi.data import load_tip_table
+    from toprace_pi.rules.events import money
+
+    table = load_tip_table(args.file)
+    print(f"{args.file}: {table.name}: valid" + (" (reconstructed)" if table.reconstructed else ""))
+    print("place      " + "".join(f"{n:>10}" for n in range(1, 7)))
+    for name, row in zip(("1st tip", "2nd tip", "3rd tip"), table.rows, strict=True):
+        print(f"{name:10} " + "".join(f"{money(v):>10}" for v in row))
     return 0
 
 
