@@ -13,6 +13,8 @@ from toprace_pi.rules.actions import (
     Bid,
     Breakdown,
     ChooseJoker,
+    ClaimPitStop,
+    CollectPitStop,
     MoveCar,
     Pass,
     PlaceCar,
@@ -20,12 +22,15 @@ from toprace_pi.rules.actions import (
     ReturnCar,
     Sprint,
     TakeCar,
+    TakeFromBox,
+    TakeFromDiscard,
     Tip,
 )
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import CARS, Car
 from toprace_pi.rules.game import Game, Phase
 from toprace_pi.rules.track import FINISH
+from toprace_pi.rules.variants.pitstop import PitStopGame
 
 #: How much one movement point in hand is worth when bidding for a car.
 POINT_VALUE = 2_500
@@ -161,14 +166,62 @@ def _tip(bot: GreedyBot, game: Game) -> Action:
     return Tip(bot.tip(game))
 
 
+#: Pit Stop rule: claim a card that scores at least this much for the bot's cars...
+CLAIM_SCORE = 5.0
+#: ... take a card at the start of a turn when holding no more speed cards than this...
+FEW_CARDS = 1
+#: ... or when the card scores this much more than the best card in hand.
+PIT_MARGIN = 4.0
+
+
+def _turn(bot: GreedyBot, game: Game) -> Action:
+    """Play the best card; with pit stops, first collect a claimed card or make a
+    pit stop when it is worth a turn."""
+    if isinstance(game, PitStopGame):
+        pit_stop = _pit_stop(game)
+        if pit_stop is not None:
+            return pit_stop
+    return bot._play(game)
+
+
+def _pit_stop(game: PitStopGame) -> Action | None:
+    seat, mine, racing = game.seat, game.cars_of(game.seat), set(game.board.at)
+
+    def score(number: int) -> float:
+        return GreedyBot._card_score(game, number, mine, racing)
+
+    if game.pit_waiting[seat]:
+        return CollectPitStop(max(game.pit_waiting[seat], key=score))
+    if not game.free_pit_stops(seat):
+        return None
+    offers: list[tuple[float, Action]] = [(score(n), TakeFromBox(n)) for n in game.box]
+    if game.discard:
+        offers.append((score(game.discard[-1]), TakeFromDiscard()))
+    if not offers:
+        return None
+    best_offer, action = max(offers, key=lambda offer: offer[0])
+    best_hand = max((score(n) for n in game.playable_cards()), default=None)
+    if best_hand is None or game.hand_size[seat] <= FEW_CARDS:
+        return action if best_offer > 0 else None
+    return action if best_offer >= best_hand + PIT_MARGIN else None
+
+
+def _claim(bot: GreedyBot, game: Game) -> Action:
+    """Claim the card just played when it is good for the bot's own cars."""
+    assert isinstance(game, PitStopGame)
+    mine, racing = game.cars_of(game.seat), set(game.board.at)
+    return ClaimPitStop() if GreedyBot._card_score(game, game.claim_card, mine, racing) >= CLAIM_SCORE else Pass()
+
+
 _DECIDE = {
     Phase.BID: GreedyBot._bid,
     Phase.TAKE_CAR: GreedyBot._take,
     Phase.PLACE_CAR: GreedyBot._place,
-    Phase.PLAY_CARD: GreedyBot._play,
+    Phase.PLAY_CARD: _turn,
     Phase.CHOOSE_JOKER: GreedyBot._joker,
     Phase.SPRINT_OR_BREAKDOWN: GreedyBot._sprint_or_breakdown,
     Phase.MOVE_CAR: GreedyBot._move,
     Phase.RETURN_CAR: GreedyBot._return,
     Phase.TIP: _tip,
+    Phase.PIT_STOP_CLAIM: _claim,
 }

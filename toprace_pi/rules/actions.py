@@ -27,12 +27,16 @@ class Deal:
     left_out: tuple[int, ...] = ()
     #: The cards laid out face up beside the track as the box (Pit Stop rule only).
     box: tuple[int, ...] = ()
+    #: The cards laid out face up as the offer row (Stocks variant only).
+    offer: tuple[int, ...] = ()
 
     def __str__(self) -> str:
         hands = "hidden" if self.hands is None else "/".join(",".join(map(str, hand)) for hand in self.hands)
+        offer = ",".join(map(str, self.offer))
         box = ",".join(map(str, self.box))
         out = ",".join(map(str, self.left_out))
-        return f"deal {hands}" + (f" box {box}" if box else "") + (f" out {out}" if out else "")
+        return (f"deal {hands}" + (f" offer {offer}" if offer else "") + (f" box {box}" if box else "")
+                + (f" out {out}" if out else ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,9 +193,50 @@ class CollectPitStop:
         return f"collect {self.number}"
 
 
+@dataclass(frozen=True, slots=True)
+class TakeOffer:
+    """Stocks variant: the winner of an offer auction takes this card of the offer row."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"pick {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """Chance (Stocks variant): the starting grid; ``cars[i]`` goes on starting space ``i + 1``."""
+
+    cars: tuple[Car, ...]
+
+    def __str__(self) -> str:
+        return "grid " + ",".join(car.name.lower() for car in self.cars)
+
+
+@dataclass(frozen=True, slots=True)
+class Trade:
+    """Stocks variant: in a stock round, the stocks a player sells and buys (two each).
+
+    A car may appear twice, and in both lists. The lists are kept sorted, so
+    ``Trade((RED, BLUE), ...) == Trade((BLUE, RED), ...)``.
+    """
+
+    sell: tuple[Car, ...]
+    buy: tuple[Car, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sell", tuple(sorted(self.sell)))
+        object.__setattr__(self, "buy", tuple(sorted(self.buy)))
+
+    def __str__(self) -> str:
+        sell = ",".join(car.name.lower() for car in self.sell)
+        buy = ",".join(car.name.lower() for car in self.buy)
+        return f"trade sell {sell} buy {buy}"
+
+
 Action = Union[
     Deal, Bid, Pass, Sold, TakeCar, PlaceCar, PlayCard, ChooseJoker, Tip, Reveal, Sprint, Breakdown, MoveCar, ReturnCar,
-    ClaimPitStop, TakeFromBox, TakeFromDiscard, CollectPitStop,
+    ClaimPitStop, TakeFromBox, TakeFromDiscard, CollectPitStop, TakeOffer, Grid, Trade,
 ]
 
 
@@ -251,17 +296,18 @@ def _car_then_space(cls: Callable[[Car, str], Action]) -> _Parser:
 
 
 def _deal(args: list[str]) -> Deal:
-    """``deal HAND/HAND/... [box CARDS] [out CARDS]``, or ``deal hidden [box CARDS]``."""
-    usage = "expected 'deal HAND/HAND/...' (or 'deal hidden') with an optional 'box CARDS' and 'out CARDS'"
+    """``deal HAND/HAND/... [offer CARDS] [box CARDS] [out CARDS]``, or ``deal hidden [offer CARDS] [box CARDS]``."""
+    usage = ("expected 'deal HAND/HAND/...' (or 'deal hidden') with an optional 'offer CARDS', "
+             "'box CARDS' and 'out CARDS'")
     if not args or len(args) % 2 == 0:
         raise ValueError(usage)
     extra: dict[str, tuple[int, ...]] = {}
     for key, value in zip(args[1::2], args[2::2], strict=True):
-        if key not in ("box", "out") or key in extra:
+        if key not in ("offer", "box", "out") or key in extra:
             raise ValueError(usage)
         extra[key] = _numbers(value)
     hands = None if args[0] == "hidden" else tuple(_numbers(hand) for hand in args[0].split("/"))
-    return Deal(hands, extra.get("out", ()), extra.get("box", ()))
+    return Deal(hands, extra.get("out", ()), extra.get("box", ()), extra.get("offer", ()))
 
 
 def _pit(args: list[str]) -> Action:
@@ -271,6 +317,20 @@ def _pit(args: list[str]) -> Action:
     if args == ["discard"]:
         return TakeFromDiscard()
     raise ValueError("expected 'pit box CARD' or 'pit discard'")
+
+
+def _grid(args: list[str]) -> Grid:
+    """``grid CAR,CAR,...``: the cars on starting spaces 1, 2, ..."""
+    if len(args) != 1:
+        raise ValueError("expected 'grid CAR,CAR,...' (the cars on starting spaces 1 to 6)")
+    return Grid(tuple(Car.parse(word) for word in args[0].split(",")))
+
+
+def _trade(args: list[str]) -> Trade:
+    """``trade sell CAR,CAR buy CAR,CAR``."""
+    if len(args) != 4 or args[0] != "sell" or args[2] != "buy":
+        raise ValueError("expected 'trade sell CAR,CAR buy CAR,CAR'")
+    return Trade(tuple(Car.parse(w) for w in args[1].split(",")), tuple(Car.parse(w) for w in args[3].split(",")))
 
 
 def _numbers(text: str) -> tuple[int, ...]:
@@ -295,4 +355,7 @@ _PARSERS: dict[str, _Parser] = {
     "claim": _nothing(ClaimPitStop),
     "pit": _pit,
     "collect": _one(CollectPitStop, int),
+    "pick": _one(TakeOffer, int),
+    "grid": _grid,
+    "trade": _trade,
 }

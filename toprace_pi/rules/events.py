@@ -210,6 +210,73 @@ class PitStopCollected:
         return f"{names[self.seat]} collects {self.card} from the pit stop and plays no card this turn"
 
 
+@dataclass(frozen=True, slots=True)
+class OfferCardTaken:
+    """Stocks variant: ``seat`` takes ``card`` from the offer row (``free``: the cards left over)."""
+
+    seat: int
+    card: str
+    free: bool = False
+
+    def text(self, names: Sequence[str]) -> str:
+        how = "gets the leftover" if self.free else "takes"
+        return f"{names[self.seat]} {how} {self.card} from the offer row" + (" for free" if self.free else "")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingOrder:
+    """Stocks variant: the turn order for the race, the starting player first."""
+
+    order: tuple[int, ...]
+
+    def text(self, names: Sequence[str]) -> str:
+        return "Seating order: " + ", ".join(names[s] for s in self.order) + f" ({names[self.order[0]]} starts)"
+
+
+@dataclass(frozen=True, slots=True)
+class GridSet:
+    """Stocks variant: the cars drawn at random for starting spaces 1, 2, ..."""
+
+    cars: tuple[Car, ...]
+
+    def text(self, names: Sequence[str]) -> str:
+        return "Starting grid: " + ", ".join(f"{n} {car}" for n, car in enumerate(self.cars, 1))
+
+
+@dataclass(frozen=True, slots=True)
+class StockRound:
+    """Stocks variant: a stock round begins; every player sells 2 stocks and buys 2, in secret."""
+
+    round: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"Stock round {self.round}: every player secretly sells 2 stocks and buys 2"
+
+
+@dataclass(frozen=True, slots=True)
+class StocksTraded:
+    """Stocks variant: ``seat`` has made their trade (what it was stays secret)."""
+
+    seat: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} has traded"
+
+
+@dataclass(frozen=True, slots=True)
+class StocksPaid:
+    """Stocks variant, at the race's end: what ``seat``'s stocks pay, car by car in placement order."""
+
+    seat: int
+    holdings: tuple[tuple[Car, int], ...]
+    amount: int
+    money: int
+
+    def text(self, names: Sequence[str]) -> str:
+        stocks = ", ".join(f"{n} {car}" for car, n in self.holdings)
+        return f"{names[self.seat]}'s stocks ({stocks}) pay {money(self.amount)}: now {money(self.money)}"
+
+
 def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
@@ -219,4 +286,5 @@ Event = (
     | BrokeDown | CarReturned | CarFinished | RaceEnded | GameEnded | TipRound | TipsSettled
     | CarRevealed
     | PitStopClaimed | PitStopTaken | PitStopCollected
+    | OfferCardTaken | SeatingOrder | GridSet | StockRound | StocksTraded | StocksPaid
 )

@@ -83,6 +83,9 @@ class Phase(Enum):
     TIP = "place a secret tip"
     REVEAL = "reveal the next car to auction"
     PIT_STOP_CLAIM = "claim the card just played for a pit stop, or pass"
+    TAKE_OFFER = "take a card from the offer row"
+    GRID = "draw the starting grid"
+    TRADE = "sell 2 stocks and buy 2"
     GAME_OVER = "nothing: the game is over"
 
 
@@ -255,15 +258,24 @@ class Game:
         hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.players))
         return Deal(hands, tuple(sorted(cards[self.players * k:])))
 
+    def offer_size(self) -> int:
+        """Hook: how many speed cards the deal lays out face up as an offer row
+        (the Stocks variant). The base game has none."""
+        return 0
+
     def _check_deal(self, action: Deal) -> None:
         if action.box:  # the Pit Stop variant checks its own box
             raise IllegalActionError("only the Pit Stop rule lays out a box of speed cards")
+        if len(action.offer) != self.offer_size():
+            if not self.offer_size():
+                raise IllegalActionError("only the Stocks variant lays out an offer row of speed cards")
+            raise IllegalActionError(f"the offer row holds {self.offer_size()} speed cards, not {len(action.offer)}")
         if action.hands is None:
             return
         k = self.cards_per_player()
         if len(action.hands) != self.players or any(len(h) != k for h in action.hands):
             raise IllegalActionError(f"a deal for {self.players} players gives each {k} speed cards")
-        everything = [n for hand in action.hands for n in hand] + list(action.left_out)
+        everything = [n for hand in action.hands for n in hand] + list(action.left_out) + list(action.offer)
         if sorted(everything) != sorted(self.deck.numbers):
             raise IllegalActionError("a deal must hand out every speed card of the deck exactly once")
 
@@ -605,8 +617,7 @@ class Game:
             self._begin_race()
         else:
             self.phase, self.to_move = Phase.GAME_OVER, None
-            best = max(self.money)
-            self.events.append(GameEnded(tuple(self.money), tuple(s for s, m in enumerate(self.money) if m == best)))
+            self.events.append(GameEnded(tuple(self.money), tuple(self.winners())))
 
     def _settle(self, placements: tuple[Car, ...]) -> None:
         """Hook: money that changes hands at the race's end besides the prizes
@@ -621,7 +632,8 @@ class Game:
         self.bank -= amount
 
     def winners(self) -> list[int]:
-        """The richest seat(s), once the game is over."""
+        """The richest seat(s), once the game is over. Hook: the GameEnded event
+        names these (the Stocks variant breaks ties)."""
         best = max(self.money)
         return [s for s, m in enumerate(self.money) if m == best]
 
