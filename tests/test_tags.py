@@ -173,7 +173,7 @@ class TestRegistry:
         assert caught.value.source == str(path)
         assert caught.value.problems == [
             "tag '04zz': a uid is 4, 7 or 10 bytes in hex, like '04a1b2c3d4e580'",
-            "tag '04a1b2c3d4e580': 'card 99' is not 'card N' (1-48) or 'car COLOUR'",
+            "tag '04a1b2c3d4e580': 'card 99' is not 'card N' (1-48), 'car COLOUR' or 'pit SEAT' (1-6)",
         ]
 
     def test_a_file_that_is_not_text_is_a_data_error(self, tmp_path):
@@ -235,3 +235,16 @@ class TestEnrolment:
             assert walk.offer(TagLaid("cars", uid(n))) == f"enrolled the {car} car"
         assert walk.done
         assert [e.record for e in walk.enrolled] == [f"toprace car {car.name.lower()}" for car in CARS]
+
+
+def test_pit_stop_cards_are_enrolled_three_to_a_seat_and_named_in_their_records():
+    walk = Enrolment.pit_stops(2)
+    uids = [bytes([4, 0x91, 0, 0, 0, n // 3, n % 3]) for n in range(6)]
+    for n, tag in enumerate(uids):
+        if n == 1:
+            assert walk.offer(TagLaid("discard", uids[0])).startswith("this tag is already enrolled")
+        walk.offer(TagLaid("discard", tag))
+        walk.offer(TagLifted("discard", tag))
+    assert walk.done and [e.identity for e in walk.enrolled] == [("pit", 0)] * 3 + [("pit", 1)] * 3
+    assert walk.enrolled[3].record == "toprace pit 2" and parse_record("toprace pit 2") == ("pit", 1)
+    assert parse_record("toprace pit 7") is None

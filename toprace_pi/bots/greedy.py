@@ -24,13 +24,16 @@ from toprace_pi.rules.actions import (
     TakeCar,
     TakeFromBox,
     TakeFromDiscard,
+    TakeOffer,
     Tip,
+    Trade,
 )
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import CARS, Car
 from toprace_pi.rules.game import Game, Phase
 from toprace_pi.rules.track import FINISH
 from toprace_pi.rules.variants.pitstop import PitStopGame
+from toprace_pi.rules.variants.stocks import MAX_STOCKS, START_STOCKS, TRADE_SIZE, StocksGame
 
 #: How much one movement point in hand is worth when bidding for a car.
 POINT_VALUE = 2_500
@@ -159,6 +162,9 @@ class GreedyBot:
 
     @staticmethod
     def _mine(game: Game) -> frozenset[Car]:
+        """The cars the bot races for: its own, or in Stocks the cars it backs."""
+        if isinstance(game, StocksGame):
+            return game.backed_cars(game.seat)
         return game.cars_of(game.seat)
 
 
@@ -213,8 +219,62 @@ def _claim(bot: GreedyBot, game: Game) -> Action:
     return ClaimPitStop() if GreedyBot._card_score(game, game.claim_card, mine, racing) >= CLAIM_SCORE else Pass()
 
 
+#: Stocks variant: what a Sprint/Breakdown card in the offer row is worth, in movement points.
+SPRINT_BREAKDOWN_POINTS = 10
+
+
+def _offer_worth(game: StocksGame, number: int) -> float:
+    """What an offer card adds to the bot's hand, in movement points: each car's
+    points weighted by the bot's stocks in it (a joker counts in full)."""
+    card = game.deck[number]
+    if isinstance(card, SprintBreakdownCard):
+        return SPRINT_BREAKDOWN_POINTS
+    held = game.stocks[game.seat]
+    return sum(value if car is None else value * held[car] / START_STOCKS for car, value in card.moves)
+
+
+def _bid(bot: GreedyBot, game: Game) -> Action:
+    """Stocks: bid up to what the best card of the offer row is worth to the bot."""
+    if not isinstance(game, StocksGame):
+        return bot._bid(game)
+    assert game.auction is not None
+    seat, amounts = game.seat, game.auction.bid_range(game.money)
+    if not game.auction.may_pass():
+        return Bid(amounts[0])
+    best = max((_offer_worth(game, n) for n in game.offer), default=0.0)
+    worth = int(best * POINT_VALUE) + bot.rng.randrange(0, 20_000, 10_000)
+    limit = min(worth, int(game.money[seat] * MAX_SHARE))
+    return Bid(amounts[0]) if amounts and amounts[0] <= limit else Pass()
+
+
+def _take_offer(bot: GreedyBot, game: Game) -> Action:
+    assert isinstance(game, StocksGame)
+    return TakeOffer(max(game.offer, key=lambda n: _offer_worth(game, n)))
+
+
+def _trade(bot: GreedyBot, game: Game) -> Action:
+    """Stocks: sell one stock each of the two rearmost cars it holds, buy the leader's
+    (the next car's once the leader's are at the limit)."""
+    assert isinstance(game, StocksGame)
+    standings = game.board.standings()
+    left = list(game.stocks[game.seat])
+    sell: list[Car] = []
+    for already in range(TRADE_SIZE):  # a second stock of a car only if too few cars are held
+        for car in reversed(standings):
+            if len(sell) < TRADE_SIZE and left[car] > 0 and sell.count(car) == already:
+                sell.append(car)
+                left[car] -= 1
+    buy: list[Car] = []
+    for car in standings:
+        while len(buy) < TRADE_SIZE and left[car] < MAX_STOCKS:
+            buy.append(car)
+            left[car] += 1
+    action = Trade(tuple(sell), tuple(buy))
+    return action if game.is_legal(action) else game.legal_actions()[0]
+
+
 _DECIDE = {
-    Phase.BID: GreedyBot._bid,
+    Phase.BID: _bid,
     Phase.TAKE_CAR: GreedyBot._take,
     Phase.PLACE_CAR: GreedyBot._place,
     Phase.PLAY_CARD: _turn,
@@ -224,4 +284,6 @@ _DECIDE = {
     Phase.RETURN_CAR: GreedyBot._return,
     Phase.TIP: _tip,
     Phase.PIT_STOP_CLAIM: _claim,
+    Phase.TAKE_OFFER: _take_offer,
+    Phase.TRADE: _trade,
 }

@@ -28,8 +28,13 @@ from toprace_pi.rules.cars import CARS, Car
 
 CardId = tuple[Literal["card"], int]
 CarId = tuple[Literal["car"], Car]
-#: What a tag stands for: ``("card", 17)`` or ``("car", Car.RED)``.
-Identity = Union[CardId, CarId]
+PitId = tuple[Literal["pit"], int]
+#: What a tag stands for: ``("card", 17)``, ``("car", Car.RED)``, or ``("pit", 2)``: one of
+#: the pit stop cards of seat 2 (counted from 0; the Pit Stop rule).
+Identity = Union[CardId, CarId, PitId]
+#: Pit stop cards per seat (each is enrolled to its seat).
+PIT_CARDS_PER_SEAT = 3
+MAX_SEATS = 6
 
 RECORD_PREFIX = "toprace"
 UNKNOWN_TAG = "this tag is not enrolled: run toprace-pi enrol cards"
@@ -56,7 +61,9 @@ REGISTRY_VERSION = 1
 def identity_key(identity: Identity) -> str:
     """``"card 17"`` or ``"car red"``: the words after the prefix in a record, and a registry value."""
     kind, value = identity
-    return f"card {value}" if kind == "card" else f"car {Car(value).name.lower()}"
+    if kind == "car":
+        return f"car {Car(value).name.lower()}"
+    return f"{kind} {value if kind == 'card' else value + 1}"
 
 
 def record_text(identity: Identity) -> str:
@@ -80,6 +87,8 @@ def _identity(kind: str, value: str) -> Identity | None:
             return ("car", Car.parse(value))
         except ValueError:
             return None
+    if kind == "pit" and value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_SEATS:
+        return ("pit", int(value) - 1)
     return None
 
 
@@ -88,6 +97,8 @@ def describe(identity: Identity, deck: Deck | None = None) -> str:
     kind, value = identity
     if kind == "car":
         return f"the {Car(value)} car"
+    if kind == "pit":
+        return f"a pit stop card of seat {value + 1}"
     return f"speed card {deck[value]}" if deck is not None and value in deck else f"speed card #{value}"
 
 
@@ -277,7 +288,7 @@ def _entry(key: str, value: object, problems: list[str]) -> tuple[bytes, Identit
     if len(uid) not in (4, 7, 10):
         problems.append(f"tag {key!r}: a uid is 4, 7 or 10 bytes in hex, like '04a1b2c3d4e580'")
     if identity is None:
-        problems.append(f"tag {key!r}: {value!r} is not 'card N' (1-{DECK_SIZE}) or 'car COLOUR'")
+        problems.append(f"tag {key!r}: {value!r} is not 'card N' (1-{DECK_SIZE}), 'car COLOUR' or 'pit SEAT' (1-6)")
     return (uid, identity) if identity is not None else None
 
 
@@ -338,6 +349,11 @@ class Enrolment:
         return cls([("card", number) for number in sorted(deck.numbers)], deck=deck, known=known)
 
     @classmethod
+    def pit_stops(cls, players: int, known: TagRegistry | None = None) -> Enrolment:
+        """The pit stop cards: three for each seat, so a card laid names its claimant."""
+        return cls([("pit", seat) for seat in range(players) for _ in range(PIT_CARDS_PER_SEAT)], known=known)
+
+    @classmethod
     def cars(cls, known: TagRegistry | None = None) -> Enrolment:
         return cls([("car", car) for car in CARS], known=known)
 
@@ -370,6 +386,8 @@ class Enrolment:
 
     def _take(self, uid: bytes) -> str:
         wanted = self._wanted[len(self._enrolled)]
+        if any(e.uid == uid for e in self._enrolled):
+            return f"this tag is already enrolled as {describe(self._taken_as(uid) or wanted, self._deck)}"
         taken = self._taken_as(uid)
         if taken is not None and taken != wanted:
             return f"this tag is already enrolled as {describe(taken, self._deck)}"

@@ -486,7 +486,7 @@ class Game:
             if car in self.board.finished or car in self.board.waiting:
                 why = "has finished" if car in self.board.finished else "is broken down"
                 self.events.append(Forfeited(car, 0, f"Sprint/Breakdown void: {car} {why}"))
-                self._end_turn()
+                self._card_done()
                 return
         self.phase, self.to_move = Phase.SPRINT_OR_BREAKDOWN, self.turn
 
@@ -502,7 +502,7 @@ class Game:
         ends = self.board.sprint_options(rear, front)
         if not ends:
             self.events.append(Forfeited(rear, 0, "sprint: no space to move to"))
-            self._end_turn()
+            self._card_done()
             return
         self.moving = PendingMove(rear, None, None, ends)
         self.phase = Phase.MOVE_CAR
@@ -512,7 +512,7 @@ class Game:
         self.board.break_down(front, rear)
         self.events.append(BrokeDown(front, rear))
         if not self._offer_return(front):
-            self._end_turn()
+            self._card_done()
 
     # --- race: moving cars ---------------------------------------------------------
 

@@ -16,10 +16,11 @@ from toprace_pi.rules.track import Track
 def _registry() -> dict[str, type[Game]]:
     from toprace_pi.rules.variants.pitstop import PitStopGame, PitStopTipsGame
     from toprace_pi.rules.variants.quick import QuickGame
+    from toprace_pi.rules.variants.stocks import StocksGame
     from toprace_pi.rules.variants.tips import TipsGame
 
     return {"base": Game, "tips": TipsGame, "quick": QuickGame,
-            "pitstop": PitStopGame, "pitstop+tips": PitStopTipsGame}
+            "pitstop": PitStopGame, "pitstop+tips": PitStopTipsGame, "stocks": StocksGame}
 
 
 def variant_names() -> list[str]:

@@ -1,0 +1,517 @@
+"""Variant B, Stocks: nobody owns a car; everyone holds secret stocks in all six.
+
+What changes from the base game (rulebook section "Variant B: Stocks"):
+
+* **No car auction, no owners.** At the start of each race every player holds
+  :data:`START_STOCKS` stocks of each car, 30 in all. Holdings are secret:
+  :meth:`StocksGame.view` shows a seat only its own (``snapshot()`` is the full
+  state and has them all, like the action log).
+* **The deal** (table :data:`DEAL`): the three Sprint/Breakdown cards always lie
+  face up in the offer row; the other 45 cards are shuffled, each player gets
+  their share, and the offer row is filled up to its size from the rest. With 5
+  players 3 cards are left out. Notation: ``deal 1,2/3,4 offer 46,47,48,9``.
+* **The offer auctions** sell the offer row and the seating order. They run as in
+  the base game (the opener must bid at least 10,000 and may not pass, bids go
+  up in 10,000s, a player who passes is out of that auction, the winner pays the
+  bank). The winner takes a card of their choice from the row into their hand
+  (:class:`~toprace_pi.rules.actions.TakeOffer`, ``pick 46``) and takes the next
+  place in the turn order: the first winner starts the race, the second plays
+  after them, and so on. A player who has won bids no more; the last player
+  left gets the last card for free. With two players both keep bidding until one
+  has taken two cards, and the other gets the rest for free.
+* **The grid**: the cars go on starting spaces 1-6 in a random order, a chance
+  action (:class:`~toprace_pi.rules.actions.Grid`, ``grid blue,red,...``: car
+  ``i`` on space ``i + 1``; :meth:`StocksGame.grid` draws one).
+* **Race rounds and stock rounds alternate.** When every player has had a turn,
+  each player sells two stocks and buys two
+  (:class:`~toprace_pi.rules.actions.Trade`, ``trade sell red,blue buy
+  green,green``); no money changes hands. A player keeps 0-15 stocks of each car
+  and 30 in all. Once the first car has crossed the finish line there are no
+  more stock rounds.
+* **Everyone races to the end** and must play a card every turn (no passing).
+  The race ends as in the base game: at the 5th finish, or when all cards are
+  played.
+* **Settlement**: each stock pays the prize of its car's place; the money left
+  after the auction stays. Most money wins; ties go to more stocks of the car
+  placed 1st, then 2nd, and so on; identical holdings go to the player whose turn
+  comes latest in the seating order (:meth:`StocksGame.ranking`).
+
+Interpretations (the rulebook leaves these open; decided here):
+
+- The table's "offer row" column counts the whole row, Sprint/Breakdown cards
+  included (2 players: 2 x 22 + 4 = 48 cards; 3 players: only the three
+  Sprint/Breakdown cards).
+- The engine's seats keep their numbers and names; the race's turn order is
+  :attr:`StocksGame.order`. The rulebook has each winner move to the seat after
+  the earlier winners, so the player to the left of the latest winner, who must
+  open the next auction, is the first player without a win clockwise from the
+  starting player (with two players: simply the other player).
+- Cards handed out for free need no decision: they go to the player's hand at
+  once (event :class:`~toprace_pi.rules.events.OfferCardTaken` with ``free``).
+- A stock round follows each complete round of turns, in the seating order,
+  unless a car has finished or the race is over (all cards played). The trades
+  are entered one player at a time in seating order; they are secret and
+  simultaneous at the table, and each player (and bot) sees only their own
+  holdings, so the order changes nothing.
+- A stock must be held to be sold: the sales are made first (the markers go
+  back), then the purchases (the markers go forward), so a player with no Red
+  stock cannot "sell one Red and buy it back". After the purchases no car may
+  exceed 15.
+- A broken-down car has no owner to put it back on the track: the player whose
+  card made its chaser catch up (the player whose turn it is) chooses the space.
+- The tie-break always names one winner (``winners()`` has one seat, unlike the
+  base game). Since everyone holds 30 stocks, once the 1st-5th cars are equal the
+  6th is too. In a match of several races every race starts again with 5 stocks
+  of each car, and the tie-break looks at the last race.
+- The rulebook's settlement example prints 60,000 for one Green stock in 6th place
+  (10,000 a stock), and so totals 3,550,000 and 3,690,000; by the rule it pays
+  10,000, i.e. 3,500,000 and 3,640,000 (see ``tests/test_stocks.py``).
+- At a real table with hidden hands the offer row still lies face up and must be
+  named (``deal hidden offer 46,47,48,9``); a card taken from the row is then known
+  to be in that player's hand: no one else may play it, and once that player has
+  no other cards left, they must play those.
+- Stocks with Pit Stop uses the table :data:`PITSTOP_DEAL` (the Sprint/Breakdown
+  cards stay in the offer row); that combination is not built here.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+from typing import Any
+
+from toprace_pi.errors import IllegalActionError
+from toprace_pi.rules.actions import Action, Deal, Grid, PlayCard, TakeOffer, Trade
+from toprace_pi.rules.auction import Auction
+from toprace_pi.rules.cards import SprintBreakdownCard
+from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.events import (
+    PRIZES,
+    AuctionWon,
+    GridSet,
+    OfferCardTaken,
+    SeatingOrder,
+    StockRound,
+    StocksPaid,
+    StocksTraded,
+)
+from toprace_pi.rules.game import CHANCE, Game, Phase
+
+#: Stocks: cards per player and the size of the offer row (the three
+#: Sprint/Breakdown cards included), by number of players.
+DEAL = {2: (22, 4), 3: (15, 3), 4: (11, 4), 5: (8, 5), 6: (7, 6)}
+#: Stocks with the Pit Stop rule: cards per player, offer row (Sprint/Breakdown
+#: cards included, always), and box, by number of players.
+PITSTOP_DEAL = {2: (19, 4, 6), 3: (13, 3, 6), 4: (9, 4, 8), 5: (7, 5, 8), 6: (6, 6, 6)}
+START_STOCKS = 5
+MAX_STOCKS = 15
+TOTAL_STOCKS = len(CARS) * START_STOCKS
+#: Stocks sold, and bought, in each stock round.
+TRADE_SIZE = 2
+#: With two players, the offer auctions end once one player has taken this many cards.
+TWO_PLAYER_CARDS = 2
+
+
+def trade(holdings: Sequence[int], action: Trade, name: str = "the player") -> list[int]:
+    """The holdings (indexed by car) after ``action``, or :class:`IllegalActionError`."""
+    if len(action.sell) != TRADE_SIZE or len(action.buy) != TRADE_SIZE:
+        raise IllegalActionError(
+            f"in a stock round {name} sells exactly {TRADE_SIZE} stocks and buys exactly {TRADE_SIZE}, so the "
+            f"total stays at {TOTAL_STOCKS}; not {len(action.sell)} sold and {len(action.buy)} bought")
+    after = list(holdings)
+    for car in CARS:
+        sold = action.sell.count(car)
+        if sold > holdings[car]:
+            held = f"only {holdings[car]}" if holdings[car] else "no"
+            raise IllegalActionError(f"{name} holds {held} {car} stock{'s' * (holdings[car] != 1)} "
+                                     f"and cannot sell {sold}")
+        after[car] += action.buy.count(car) - sold
+    for car in CARS:
+        if after[car] > MAX_STOCKS:
+            raise IllegalActionError(f"{name} would hold {after[car]} {car} stocks: at most {MAX_STOCKS} of a car")
+    return after
+
+
+def possible_trades(holdings: Sequence[int]) -> list[Trade]:
+    """Every legal trade for ``holdings``, in a fixed order."""
+    pairs = list(combinations_with_replacement(CARS, TRADE_SIZE))
+    found = []
+    for sell in pairs:
+        if any(sell.count(car) > holdings[car] for car in sell):
+            continue
+        for buy in pairs:
+            if all(holdings[car] - sell.count(car) + buy.count(car) <= MAX_STOCKS for car in buy):
+                found.append(Trade(sell, buy))
+    return found
+
+
+def stock_payout(holdings: Sequence[int], placements: Sequence[Car]) -> int:
+    """What the stocks pay: for each car, its stocks times the prize of its place."""
+    return sum(PRIZES[place] * holdings[car] for place, car in enumerate(placements))
+
+
+class OfferAuction(Auction):
+    """The auctions of the offer row and the seating order.
+
+    ``owned[seat]`` counts the offer cards each seat has won; ``winners`` lists
+    the seats in the order they first won, which is the race's turn order.
+    """
+
+    def __init__(self, players: int, opener: int, cards: int) -> None:
+        self.cards = cards
+        self.winners: list[int] = []
+        super().__init__(players, opener)
+
+    @property
+    def cars_left(self) -> int:
+        """Offer cards not yet won (the name is the base auction's)."""
+        return self.cards - sum(self.owned)
+
+    def may_bid(self, seat: int) -> bool:
+        """A winner bids no more; with two players both bid to the end."""
+        return self.players == 2 or self.owned[seat] == 0
+
+    def _begin(self, candidate: int) -> None:
+        self.high = 0
+        self.leader = None
+        self.winner = None
+        self.forced = False
+        self.opener = self.to_act = candidate
+        self.bidding = [self.may_bid(s) for s in range(self.players)]
+
+    def check_sale(self, seat: int, price: int, money: Sequence[int], name: str) -> None:
+        if 0 <= seat < self.players and not self.may_bid(seat):
+            raise IllegalActionError(f"{name} has already won an offer card and bids no more")
+        super().check_sale(seat, price, money, name)
+
+    def car_won(self) -> None:
+        """The winner has taken an offer card: record it and open the next auction, if any."""
+        assert self.winner is not None
+        winner = self.winner
+        self.owned[winner] += 1
+        if self.first_winner is None:
+            self.first_winner = winner
+        if winner not in self.winners:
+            self.winners.append(winner)
+        self.number += 1
+        if not self.done:
+            self._begin(self._next_opener(winner))
+
+    def _next_opener(self, winner: int) -> int:
+        """The player to the left of the latest winner once the winners sit in
+        order after the starting player: the first without a win clockwise
+        from the starting player (two players: the other one)."""
+        if self.players == 2:
+            return 1 - winner
+        assert self.first_winner is not None
+        return next(s for s in self._clockwise(self.first_winner) if self.owned[s] == 0)
+
+    @property
+    def done(self) -> bool:
+        if self.players == 2:
+            return max(self.owned) >= TWO_PLAYER_CARDS
+        return len(self.winners) == self.players - 1
+
+    def seating(self) -> list[int]:
+        """The turn order for the race: the winners in order, then the others clockwise."""
+        assert self.first_winner is not None
+        return self.winners + [s for s in self._clockwise(self.first_winner) if s not in self.winners]
+
+    def receiver(self) -> int:
+        """The player who gets the cards left over for free."""
+        return min(range(self.players), key=lambda s: (self.owned[s], s))
+
+
+class StocksGame(Game):
+    """Top Race with Variant B."""
+
+    def _begin_race(self) -> None:
+        super()._begin_race()
+        #: Per seat, stocks held per car (indexed by the car's value).
+        self.stocks: list[list[int]] = [[START_STOCKS] * len(CARS) for _ in range(self.players)]
+        #: The cards still in the offer row.
+        self.offer: list[int] = []
+        #: The offer cards each seat took (known to be in that hand, even when hands are hidden).
+        self.taken: list[list[int]] = [[] for _ in range(self.players)]
+        self.left_out: tuple[int, ...] = ()
+        #: The race's turn order, the starting player first; ``position`` indexes it.
+        self.order: list[int] = list(range(self.players))
+        self.position = 0
+        self.stock_rounds = 0
+        self._trading: list[int] = []
+
+    # --- dealing ---------------------------------------------------------------
+
+    def cards_per_player(self) -> int:
+        return DEAL[self.players][0]
+
+    def offer_size(self) -> int:
+        return DEAL[self.players][1]
+
+    def sprint_breakdown_cards(self) -> list[int]:
+        return [card.number for card in self.deck.cards if isinstance(card, SprintBreakdownCard)]
+
+    def deal(self, rng: random.Random) -> Deal:
+        """The Sprint/Breakdown cards to the offer row, the rest shuffled and dealt."""
+        fixed = self.sprint_breakdown_cards()
+        cards = [n for n in self.deck.numbers if n not in fixed]
+        rng.shuffle(cards)
+        k, extra = self.cards_per_player(), self.offer_size() - len(fixed)
+        dealt = self.players * k
+        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.players))
+        offer = tuple(sorted(fixed + cards[dealt:dealt + extra]))
+        return Deal(hands, tuple(sorted(cards[dealt + extra:])), offer=offer)
+
+    def _check_deal(self, action: Deal) -> None:
+        if action.hands is None and not action.offer:
+            raise IllegalActionError("the offer row lies face up: name its cards (deal hidden offer CARDS)")
+        super()._check_deal(action)
+        unknown = [n for n in action.offer if n not in self.deck]
+        if unknown:
+            raise IllegalActionError(f"there is no speed card #{unknown[0]} in this deck")
+        if len(set(action.offer)) != len(action.offer) or set(action.offer) & set(action.left_out):
+            raise IllegalActionError("a deal must lay out every card of the offer row once")
+        missing = [n for n in self.sprint_breakdown_cards() if n not in action.offer]
+        if missing:
+            raise IllegalActionError(f"the Sprint/Breakdown cards always lie in the offer row; "
+                                     f"{self.deck[missing[0]]} is missing")
+
+    def _apply_deal(self, action: Deal) -> None:
+        self.offer = sorted(action.offer)
+        self.left_out = action.left_out
+        super()._apply_deal(action)
+
+    # --- the offer auctions ----------------------------------------------------
+
+    def _new_auction(self, opener: int) -> Auction:
+        return OfferAuction(self.players, opener, self.offer_size())
+
+    def _auction_won(self) -> None:
+        auction = self.auction
+        assert auction is not None and auction.winner is not None
+        self._pay_bank(auction.winner, auction.high)
+        self.events.append(AuctionWon(auction.winner, auction.high, False))
+        self.phase, self.to_move = Phase.TAKE_OFFER, auction.winner
+
+    def _check_take_offer(self, action: TakeOffer) -> None:
+        if action.number not in self.offer:
+            row = ", ".join(f"#{n}" for n in self.offer)
+            raise IllegalActionError(f"speed card #{action.number} is not in the offer row ({row})")
+
+    def _apply_take_offer(self, action: TakeOffer) -> None:
+        assert self.auction is not None
+        self._give(self.seat, action.number, free=False)
+        self.auction.car_won()
+        self._next_auction_step()
+
+    def _give(self, seat: int, number: int, *, free: bool) -> None:
+        self.offer.remove(number)
+        self.taken[seat].append(number)
+        if self.hands is not None:
+            bisect.insort(self.hands[seat], number)
+        self.hand_size[seat] += 1
+        self.events.append(OfferCardTaken(seat, str(self.deck[number]), free))
+
+    def _start_race(self) -> None:
+        """The auctions are over: the leftover card(s) go free, the seats are
+        fixed, and the grid is drawn next."""
+        auction = self.auction
+        assert isinstance(auction, OfferAuction)
+        receiver = auction.receiver()
+        for number in list(self.offer):
+            self._give(receiver, number, free=True)
+        self.order = auction.seating()
+        self.starter = self.turn = self.order[0]
+        self.position = 0
+        self.events.append(SeatingOrder(tuple(self.order)))
+        self.phase, self.to_move = Phase.GRID, CHANCE
+
+    # --- the starting grid -------------------------------------------------------
+
+    def chance(self, rng: random.Random) -> Action:
+        if self.phase is Phase.GRID:
+            return self.grid(rng)
+        return super().chance(rng)
+
+    def grid(self, rng: random.Random) -> Grid:
+        """The chance action for the starting grid, shuffled with ``rng`` (not applied)."""
+        cars = list(CARS)
+        rng.shuffle(cars)
+        return Grid(tuple(cars))
+
+    def _check_grid(self, action: Grid) -> None:
+        if sorted(action.cars) != sorted(CARS):
+            raise IllegalActionError(f"the starting grid puts each of the {len(CARS)} cars on one starting space")
+
+    def _apply_grid(self, action: Grid) -> None:
+        for start, car in enumerate(action.cars, 1):
+            self.board.place(car, self.track.starting_spaces[start])
+        self.events.append(GridSet(action.cars))
+        self._begin_turn()
+
+    # --- turns and rounds --------------------------------------------------------
+
+    def takes_part(self, seat: int) -> bool:
+        """Nobody owns a car: everyone plays while they hold speed cards."""
+        return self.hand_size[seat] > 0
+
+    def _begin_turn(self) -> None:
+        """The next player in the seating order who holds cards; a stock round
+        between two rounds when one is due."""
+        if not any(self.takes_part(s) for s in range(self.players)):
+            self._end_race("all speed cards are played")
+            return
+        while not self.takes_part(self.order[self.position]):
+            if self._advance():
+                return
+        self.turn = self.order[self.position]
+        self.phase, self.to_move = Phase.PLAY_CARD, self.turn
+
+    def _end_turn(self) -> None:
+        self.card, self.moving = None, None
+        if not self._advance():
+            self._begin_turn()
+
+    def _advance(self) -> bool:
+        """On to the next place in the seating order. At the end of a round,
+        open a stock round if one is due and return True."""
+        self.position = (self.position + 1) % self.players
+        if self.position == 0 and self._stock_round_due():
+            self.stock_rounds += 1
+            self.events.append(StockRound(self.stock_rounds))
+            self._trading = list(self.order)
+            self.phase, self.to_move = Phase.TRADE, self._trading[0]
+            return True
+        return False
+
+    def _stock_round_due(self) -> bool:
+        """Until the first car finishes, and while the race goes on."""
+        return not self.board.finished and any(self.takes_part(s) for s in range(self.players))
+
+    def playable_cards(self) -> list[int]:
+        cards = super().playable_cards()
+        if self.hands is not None:
+            return cards
+        known = self._known_in_hand(self.turn)
+        if self.hand_size[self.turn] <= len(known):
+            return known
+        elsewhere = self._not_in_hand(self.turn)
+        return [n for n in cards if n not in elsewhere]
+
+    def _check_play(self, action: PlayCard) -> None:
+        super()._check_play(action)
+        if self.hands is not None:
+            return
+        name, card = self.names[self.turn], self.deck[action.number]
+        if action.number in self._not_in_hand(self.turn):
+            raise IllegalActionError(f"{name} does not hold speed card {card}")
+        known = self._known_in_hand(self.turn)
+        if action.number not in known and self.hand_size[self.turn] <= len(known):
+            taken = ", ".join(f"#{n}" for n in known)
+            raise IllegalActionError(f"{name}'s last cards are those taken from the offer row ({taken}), not {card}")
+
+    def _known_in_hand(self, seat: int) -> list[int]:
+        """Hidden hands: the offer cards ``seat`` took and has not played yet."""
+        return [n for n in self.taken[seat] if n not in self.played]
+
+    def _not_in_hand(self, seat: int) -> set[int]:
+        """Hidden hands: cards known not to be in ``seat``'s hand."""
+        others = {n for s, taken in enumerate(self.taken) if s != seat for n in taken}
+        return others | set(self.offer) | set(self.left_out)
+
+    # --- stock rounds ----------------------------------------------------------------
+
+    def _check_trade(self, action: Trade) -> None:
+        trade(self.stocks[self.seat], action, self.current_name)
+
+    def _apply_trade(self, action: Trade) -> None:
+        seat = self._trading.pop(0)
+        self.stocks[seat] = trade(self.stocks[seat], action, self.names[seat])
+        self.events.append(StocksTraded(seat))
+        if self._trading:
+            self.to_move = self._trading[0]
+        else:
+            self._begin_turn()
+
+    def trade_choices(self) -> list[Trade]:
+        return possible_trades(self.stocks[self.seat])
+
+    def holdings(self, seat: int) -> dict[Car, int]:
+        """``seat``'s stocks per car."""
+        return {car: self.stocks[seat][car] for car in CARS}
+
+    def backed_cars(self, seat: int) -> frozenset[Car]:
+        """The cars ``seat`` holds at least the starting number of stocks of (for bots)."""
+        return frozenset(car for car in CARS if self.stocks[seat][car] >= START_STOCKS)
+
+    # --- the end -------------------------------------------------------------------------
+
+    def _settle(self, placements: tuple[Car, ...]) -> None:
+        """Every stock pays the prize of its car's place."""
+        for seat in range(self.players):
+            amount = stock_payout(self.stocks[seat], placements)
+            self._pay_player(seat, amount)
+            holdings = tuple((car, self.stocks[seat][car]) for car in placements)
+            self.events.append(StocksPaid(seat, holdings, amount, self.money[seat]))
+
+    def ranking(self) -> list[int]:
+        """The seats from first to last: most money; then more stocks of the car
+        placed 1st, 2nd, ... (last race); then the later turn in the seating order."""
+        placements = self.results[-1].placements if self.results else ()
+
+        def key(seat: int) -> tuple[int, ...]:
+            return (self.money[seat], *(self.stocks[seat][car] for car in placements), self.order.index(seat))
+
+        return sorted(range(self.players), key=key, reverse=True)
+
+    def winners(self) -> list[int]:
+        """The one winner: ties are broken by :meth:`ranking`."""
+        return self.ranking()[:1]
+
+    # --- state -------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state, every seat's holdings included."""
+        snap = super().snapshot()
+        snap["stocks"] = [{car.name.lower(): held[car] for car in CARS} for held in self.stocks]
+        snap["offer"] = list(self.offer)
+        snap["order"] = list(self.order)
+        snap["stock_rounds"] = self.stock_rounds
+        return snap
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` may see: the public state, its own stocks and hand only."""
+        snap = super().snapshot()
+        snap["offer"] = list(self.offer)
+        snap["order"] = list(self.order)
+        snap["stock_rounds"] = self.stock_rounds
+        snap["seat"] = seat
+        snap["my_stocks"] = {car.name.lower(): self.stocks[seat][car] for car in CARS}
+        snap["my_hand"] = None if self.hands is None else list(self.hands[seat])
+        return snap
+
+
+def _legal_offer(game: Game) -> list[Action]:
+    assert isinstance(game, StocksGame)
+    return [TakeOffer(n) for n in game.offer]
+
+
+def _legal_trades(game: Game) -> list[Action]:
+    assert isinstance(game, StocksGame)
+    return list(game.trade_choices())
+
+
+StocksGame.LEGAL = {
+    **Game.LEGAL,
+    Phase.TAKE_OFFER: _legal_offer,
+    Phase.GRID: lambda g: [],  # a chance node: see StocksGame.chance
+    Phase.TRADE: _legal_trades,
+}
+StocksGame.HANDLERS = {
+    **Game.HANDLERS,
+    Phase.TAKE_OFFER: {TakeOffer: ("_check_take_offer", "_apply_take_offer")},
+    Phase.GRID: {Grid: ("_check_grid", "_apply_grid")},
+    Phase.TRADE: {Trade: ("_check_trade", "_apply_trade")},
+}
