@@ -72,8 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)"
     )
     game_options.add_argument("--deck", default=DEFAULT_DECK, help="a shipped deck or a deck file")
-    game_options.add_argument("--variant", choices=variant_names(), default="base",
-                              help="the rules: base, or a variant (default base)")
+    game_options.add_argument("--variant", choices=[v for v in variant_names() if not v.startswith("pitstop")],
+                              default="base", help="the rules: base, or a variant (default base)")
+    game_options.add_argument("--pitstop", action="store_true", help="add the Pit Stop rule")
 
     sim = commands.add_parser("simulate", parents=[game_options], help="play a whole bot game and print a report")
     sim.add_argument("--json", action="store_true", help="print the report as one JSON document")
@@ -140,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _simulate(args: argparse.Namespace) -> int:
     game = _play(args)
-    extra = {"seed": args.seed, "bots": args.bots, "variant": args.variant}
+    extra = {"seed": args.seed, "bots": args.bots, "variant": _variant(args)}
     if args.json:
         print(json.dumps(json_report(game, extra), indent=2))
     else:
@@ -148,10 +149,20 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _variant(args: argparse.Namespace) -> str:
+    """The variant's registered name: ``--pitstop`` joins the Pit Stop rule to it."""
+    if not args.pitstop:
+        return str(args.variant)
+    name = "pitstop" if args.variant == "base" else f"pitstop+{args.variant}"
+    if name not in variant_names():
+        raise TopRaceError(f"the Pit Stop rule does not go with --variant {args.variant}")
+    return name
+
+
 def _play(args: argparse.Namespace) -> Game:
     track, deck = load_track(args.track), load_deck(args.deck)
     return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                    variant=args.variant)
+                    variant=_variant(args))
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -163,7 +174,7 @@ def _demo(args: argparse.Namespace) -> int:
         return USAGE_ERROR
 
     run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-             variant=args.variant, pause=0.0 if args.fast else 0.4, colour=not args.no_colour and sys.stdout.isatty(),
+             variant=_variant(args), pause=0.0 if args.fast else 0.4, colour=not args.no_colour and sys.stdout.isatty(),
              svg_dir=args.svg_dir)
     return 0
 

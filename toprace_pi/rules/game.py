@@ -390,12 +390,27 @@ class Game:
         """A seat plays on while it holds speed cards and owns a car not yet finished."""
         return self.hand_size[seat] > 0 and any(c not in self.board.finished for c in self.cars_of(seat))
 
+    def turn_order(self) -> list[int]:
+        """Hook: the seats in the order they take their turns in this race, the
+        starting player first. The base game goes clockwise; the Stocks variant
+        auctions the seating order."""
+        return [(self.starter + step) % self.players for step in range(self.players)]
+
+    def seats_after(self, seat: int) -> list[int]:
+        """The other seats in turn order, from the one after ``seat`` round to the
+        one before it (e.g. who is asked to claim a pit stop)."""
+        order = self.turn_order()
+        at = order.index(seat)
+        return order[at + 1:] + order[:at]
+
     def _begin_turn(self) -> None:
-        for step in range(self.players):
-            seat = (self.turn + step) % self.players
-            if self.takes_part(seat):
-                self.turn = seat
-                self.phase, self.to_move = Phase.PLAY_CARD, seat
+        """``self.turn`` plays if it takes part; else the turn passes on in turn
+        order. The race ends when no seat takes part any more."""
+        for _ in range(self.players):
+            if self.takes_part(self.turn):
+                self.phase, self.to_move = Phase.PLAY_CARD, self.turn
+                return
+            if self._pass_turn_on():
                 return
         self._end_race("all speed cards are played")
 
@@ -460,8 +475,22 @@ class Game:
 
     def _end_turn(self) -> None:
         self.card, self.moving = None, None
-        self.turn = (self.turn + 1) % self.players
-        self._begin_turn()
+        if not self._pass_turn_on():
+            self._begin_turn()
+
+    def _pass_turn_on(self) -> bool:
+        """The turn goes to the next seat in :meth:`turn_order`. When it comes back
+        to the starting player a round of turns is complete (seats skipped because
+        they no longer take part included): return :meth:`_round_over`'s answer."""
+        order = self.turn_order()
+        self.turn = order[(order.index(self.turn) + 1) % len(order)]
+        return self.turn == self.starter and self._round_over()
+
+    def _round_over(self) -> bool:
+        """Hook: every seat has had its turn and the starting player is next. Return
+        True after opening a decision that calls :meth:`_begin_turn` when it is done
+        (the Stocks variant's stock round). The base game has none."""
+        return False
 
     # --- race: joker, sprint, breakdown ------------------------------------------
 

@@ -4,21 +4,31 @@ At the table most decisions are a pick from a short list shown on the track: a
 car's legal end spaces, the free starting spaces, the cars the joker may move.
 :class:`Choice` holds such a list and a cursor; NEXT moves the cursor, OK takes
 the action under it. The auction, held aloud, is entered as the winner and the
-price (:class:`SaleEntry`).
+price (:mod:`toprace_pi.table.entries`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toprace_pi.rules import Action, Breakdown, ChooseJoker, Game, MoveCar, Phase, PlaceCar, ReturnCar, Sold, TakeCar
-from toprace_pi.rules.actions import Tip
-from toprace_pi.rules.auction import OPENING_BID, STEP
-from toprace_pi.rules.events import money
+from toprace_pi.rules import (
+    Action,
+    Breakdown,
+    ChooseJoker,
+    Game,
+    MoveCar,
+    Pass,
+    Phase,
+    PlaceCar,
+    PlayCard,
+    ReturnCar,
+    TakeCar,
+)
+from toprace_pi.rules.actions import CollectPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Tip
 
 #: Phases whose legal actions are offered one by one under the cursor.
 PICKED = (Phase.TAKE_CAR, Phase.PLACE_CAR, Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN,
-          Phase.MOVE_CAR, Phase.RETURN_CAR, Phase.TIP)
+          Phase.MOVE_CAR, Phase.RETURN_CAR, Phase.TIP, Phase.TAKE_OFFER)
 
 
 @dataclass
@@ -45,11 +55,16 @@ class Choice:
 
 
 def choice_for(game: Game) -> Choice | None:
-    """The NEXT/OK choice for the game's current decision, if it is one."""
-    if game.phase not in PICKED:
+    """The NEXT/OK choice for the game's current decision, if it is one. On a turn
+    the speed card is laid on the reader; the choice holds what else may be done
+    (the Pit Stop rule's pit stops and collecting)."""
+    if game.phase is Phase.PLAY_CARD:
+        options: list[Action] = [a for a in game.legal_actions() if not isinstance(a, (PlayCard, Pass))]
+    elif game.phase in PICKED:
+        options = game.legal_actions()
+    else:
         return None
-    options = game.legal_actions()
-    return Choice(options, [label(game, a) for a in options])
+    return Choice(options, [label(game, a) for a in options]) if options else None
 
 
 def label(game: Game, action: Action) -> str:
@@ -64,49 +79,12 @@ def label(game: Game, action: Action) -> str:
         return f"{action.car} to {action.to}"
     if isinstance(action, Tip):
         return f"a tip on {action.car}"
+    if isinstance(action, TakeFromBox):
+        return f"a pit stop: take {game.deck[action.number]} from the box"
+    if isinstance(action, TakeFromDiscard):
+        return "a pit stop: take the top card of the discard pile"
+    if isinstance(action, CollectPitStop):
+        return f"collect {game.deck[action.number]} from your pit stop card"
+    if isinstance(action, TakeOffer):
+        return f"take {game.deck[action.number]} from the offer row"
     return "Breakdown" if isinstance(action, Breakdown) else "Sprint"
-
-
-@dataclass
-class SaleEntry:
-    """The result of an auction held aloud: first the winner (NEXT cycles through
-    the players who may bid, OK picks), then the price (NEXT adds 10,000, PASS
-    takes 10,000 off, OK confirms)."""
-
-    bidders: list[int]
-    names: tuple[str, ...]
-    cursor: int = 0
-    winner: int | None = None
-    price: int = OPENING_BID
-
-    @classmethod
-    def for_game(cls, game: Game) -> SaleEntry:
-        assert game.auction is not None
-        bidders = [s for s in range(game.players) if game.auction.may_bid(s)]
-        return cls(bidders, game.names)
-
-    @property
-    def prompt(self) -> str:
-        if self.winner is None:
-            return f"who won this auction? {self.names[self.bidders[self.cursor]]} (NEXT: another player, OK)"
-        return f"{self.names[self.winner]} pays {money(self.price)} (NEXT +10,000, PASS -10,000, OK)"
-
-    def next(self) -> None:
-        if self.winner is None:
-            self.cursor = (self.cursor + 1) % len(self.bidders)
-        else:
-            self.price += STEP
-
-    def less(self) -> bool:
-        """PASS while entering the price; False when there is nothing to take off."""
-        if self.winner is None or self.price <= OPENING_BID:
-            return False
-        self.price -= STEP
-        return True
-
-    def ok(self) -> Sold | None:
-        """The sale once both parts are entered."""
-        if self.winner is None:
-            self.winner = self.bidders[self.cursor]
-            return None
-        return Sold(self.winner, self.price)

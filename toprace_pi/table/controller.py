@@ -11,13 +11,14 @@ replaying the log without it, so an undo is as exact as a replay.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Protocol
 
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.rules.actions import Reveal, Tip
+from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeFromDiscard, TakeOffer, Tip
 from toprace_pi.rules.events import (
     AuctionWon,
     BrokeDown,
@@ -25,7 +26,16 @@ from toprace_pi.rules.events import (
     CarReturned,
     CarRevealed,
     GameEnded,
+    GridSet,
+    OfferCardTaken,
+    PitStopClaimed,
+    PitStopCollected,
+    PitStopTaken,
     RaceEnded,
+    SeatingOrder,
+    StockRound,
+    StocksPaid,
+    StocksTraded,
     TipRound,
     TipsSettled,
     money,
@@ -33,7 +43,8 @@ from toprace_pi.rules.events import (
 from toprace_pi.rules.events import (
     Event as GameEvent,
 )
-from toprace_pi.table.choices import Choice, SaleEntry, choice_for
+from toprace_pi.table.choices import Choice, choice_for
+from toprace_pi.table.entries import Entry, LayoutEntry, Refusal, Step, entry_for
 
 log = logging.getLogger(__name__)
 
@@ -64,14 +75,16 @@ class TableController:
         say: Callable[[str], None],
         sound: Sound,
         dealer: Callable[[Game], Deal] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.game = game
         self.dealer = dealer
         self.identify = identify
         self.say = say
         self.sound = sound
+        self.clock = clock
         self.choice: Choice | None = None
-        self.sale: SaleEntry | None = None
+        self.entry: Entry | None = None
         self.refusals = 0
         self._told = len(game.events)
         self._prepare()
@@ -87,23 +100,53 @@ class TableController:
         elif isinstance(event, DeviceStatus):
             self.say(event.message)
 
+    def tick(self, now: float) -> None:
+        """Time passes: an entry with a time limit (the pit stop claim window) may close."""
+        if self.entry is not None:
+            self._step(self.entry.tick(now))
+
     def _tag(self, event: TagLaid) -> None:
         what = self.identify(event)
         if what is None:
             self.refuse("this tag is not enrolled: run toprace-pi enrol cards")
-        elif what[0] == "card":
-            self._card(int(what[1]))  # type: ignore[call-overload]
+            return
+        kind, value = what
+        if self.entry is not None:
+            self._step(self._entry_input(self.entry, kind, value))
+        elif kind == "card":
+            self._card(int(value))  # type: ignore[call-overload]
+        elif kind == "car":
+            self._car(Car(value))  # type: ignore[arg-type]
         else:
-            self._car(what[1])  # type: ignore[arg-type]
+            self.refuse(f"no pit stop card is asked for now: {self.prompt}")
+
+    @staticmethod
+    def _entry_input(entry: Entry, kind: str, value: object) -> Step:
+        number = int(value)  # type: ignore[call-overload]
+        if kind == "card":
+            return entry.card(number)
+        return entry.car(Car(number)) if kind == "car" else entry.pit(number)
 
     def _card(self, number: int) -> None:
         phase = self.game.phase
         if phase is Phase.PLAY_CARD:
-            self._apply(PlayCard(number))
+            self._apply(self._card_on_turn(number))
+        elif phase is Phase.TAKE_OFFER:
+            self._apply(TakeOffer(number))
         elif phase in MID_CARD:
             self.refuse(f"finish the card in play first: {self.prompt}")
         else:
             self.refuse(f"no speed card is played now: {self.prompt}")
+
+    def _card_on_turn(self, number: int) -> Action:
+        """A card laid at the start of a turn: played from the hand, or with the Pit
+        Stop rule taken from the box or off the discard pile (a pit stop)."""
+        game = self.game
+        if number in getattr(game, "box", ()):
+            return TakeFromBox(number)
+        if getattr(game, "discard", None) and game.discard[-1] == number:  # type: ignore[attr-defined]
+            return TakeFromDiscard()
+        return PlayCard(number)
 
     def _car(self, car: Car) -> None:
         phase = self.game.phase
@@ -121,8 +164,8 @@ class TableController:
     def _button(self, event: ButtonPressed) -> None:
         if event.button == "undo":
             self.undo() if event.held else self.refuse("hold UNDO to take back the last step")
-        elif self.sale is not None:
-            self._sale_button(event.button, self.sale)
+        elif self.entry is not None:
+            self._step(self.entry.button(event.button))
         elif self.choice is not None and event.button in ("next", "ok"):
             if event.button == "next":
                 self.choice.next()
@@ -133,29 +176,31 @@ class TableController:
         else:
             self.refuse(f"{event.button.upper()} means nothing now: {self.prompt}")
 
-    def _sale_button(self, button: str, sale: SaleEntry) -> None:
-        if button == "next":
-            sale.next()
-        elif button == "pass":
-            if not sale.less():
-                self.refuse("the price cannot go lower")
+    def _step(self, step: Step) -> None:
+        if isinstance(step, Refusal):
+            self.refuse(step.reason)
+        elif step is None:
+            self.say(self.prompt)  # one part entered: say what comes next
         else:
-            sold = sale.ok()
-            if sold is None:
-                self.say(self.prompt)
-            else:
-                self._apply(sold)
+            self._apply_all(step)
 
     # --- changing the game -------------------------------------------------------
 
     def _apply(self, action: Action) -> None:
-        try:
-            self.game.apply(action)
-        except IllegalActionError as exc:
-            self.refuse(str(exc))
-            return
+        self._apply_all([action])
+
+    def _apply_all(self, actions: list[Action]) -> None:
+        """Apply ``actions`` in order; a refusal stops there, with the game as it was
+        before the refused one."""
+        for action in actions:
+            try:
+                self.game.apply(action)
+            except IllegalActionError as exc:
+                self.refuse(str(exc))
+                self._prepare(quiet=True)
+                return
+            self._tell_events()
         self.sound.confirm()
-        self._tell_events()
         self._prepare()
 
     def undo(self) -> None:
@@ -166,20 +211,23 @@ class TableController:
             self.refuse("there is nothing to take back")
             return
         last = game.log[-1]
-        self.game = Game.replay(game.settings, game.track, game.deck, game.log[:-1])
+        self.game = type(game).replay(game.settings, game.track, game.deck, game.log[:-1])
         self._told = len(self.game.events)
         self.say(f"took back: {last}")
         self._prepare()
 
-    def _prepare(self) -> None:
-        """Set up the next decision: deal by hand, the sale entry, or a NEXT/OK choice."""
+    def _prepare(self, *, quiet: bool = False) -> None:
+        """Set up the next decision: the deal, an entry of several inputs, or a NEXT/OK choice."""
         game = self.game
         if game.phase is Phase.DEAL:
-            game.apply(self.dealer(game) if self.dealer else Deal(None))
-            self._tell_events()
-        self.sale = SaleEntry.for_game(game) if game.phase is Phase.BID else None
-        self.choice = choice_for(game)
-        if not game.is_over:
+            # A machine's deal (the demo), or by hand with nothing laid out to scan.
+            deal = self.dealer(game) if self.dealer is not None else LayoutEntry.for_game(game).deal()
+            if deal is not None:
+                game.apply(deal)
+                self._tell_events()
+        self.entry = entry_for(game, self.clock(), dealt_by_hand=self.dealer is None)
+        self.choice = None if self.entry is not None else choice_for(game)
+        if not game.is_over and not quiet:
             self.say(self.prompt)
 
     def refuse(self, reason: str) -> None:
@@ -196,16 +244,16 @@ class TableController:
         game = self.game
         if game.is_over:
             return "the game is over"
-        if self.sale is not None:
-            return f"auction {game.auction.number + 1}: {self.sale.prompt}" if game.auction else self.sale.prompt
+        if self.entry is not None:
+            return self.entry.prompt
         if game.phase is Phase.REVEAL:
             return "turn up the next car card at random and lay its car token on the reader"
         who = game.names[game.seat]
+        current = self.choice.labels[self.choice.cursor] if self.choice is not None else ""
         if game.phase is Phase.PLAY_CARD:
             may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
-            return f"{who}: lay a speed card on the discard pile{may_pass}"
-        assert self.choice is not None
-        current = self.choice.labels[self.choice.cursor]
+            other = f"; or NEXT/OK for {current}" if self.choice is not None else ""
+            return f"{who}: lay a speed card on the discard pile{may_pass}{other}"
         if game.phase is Phase.TIP:
             return f"{who}: reveal your next tip with its car token, or NEXT/OK ({current})"
         return f"{who}: {game.phase.value}? {current} (NEXT, OK)"
@@ -221,6 +269,11 @@ class TableController:
                 self.sound.finish(event.place)
 
 
+#: Events the table reads out as the engine words them.
+SAID = (AuctionWon, BrokeDown, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled, PitStopClaimed,
+        PitStopTaken, PitStopCollected, OfferCardTaken, SeatingOrder, GridSet, StockRound, StocksTraded, StocksPaid)
+
+
 def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
     """The sentence the table speaks for an engine event, if it is worth one."""
     if isinstance(event, CarFinished):
@@ -229,6 +282,6 @@ def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
     if isinstance(event, RaceEnded):
         payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(names, event.payouts, strict=True) if p)
         return f"{event.text(names)}. Payouts: {payouts}"
-    if isinstance(event, (AuctionWon, BrokeDown, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled)):
+    if isinstance(event, SAID):
         return event.text(names)
     return None

@@ -25,16 +25,18 @@ from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.strip import SimulatedStrip
-from toprace_pi.hardware.tags import TagRegistry
+from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry
 from toprace_pi.render.palette import RGB
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
+from toprace_pi.rules.actions import ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
 from toprace_pi.rules.cars import CARS, Car
 from toprace_pi.rules.events import TipRound
 from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
+from toprace_pi.table.entries import ClaimWindow, GridEntry, SaleEntry
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.view import TableView
 
@@ -53,11 +55,18 @@ def car_uid(car: Car) -> bytes:
     return bytes([0x04, 0xCA, 0x00, 0x00, 0x00, 0x01, int(car)])
 
 
+def pit_uid(seat: int) -> bytes:
+    """The demo's pit stop cards: one tag per seat stands for any of its three."""
+    return bytes([0x04, 0x91, 0x00, 0x00, 0x00, 0x02, seat])
+
+
 def demo_registry(deck: Deck) -> TagRegistry:
-    """The demo's box: every speed card and car token enrolled."""
+    """The demo's box: every speed card, car token and seat's pit stop card enrolled."""
     registry = TagRegistry()
     for number in deck.numbers:
         registry.add(card_uid(number), ("card", number))
+    for seat in range(MAX_SEATS):
+        registry.add(pit_uid(seat), ("pit", seat))
     for car in CARS:
         registry.add(car_uid(car), ("car", car))
     return registry
@@ -118,7 +127,7 @@ def build_demo_table(
                         variant=variant, tips_at_end=True)
     game = new_game(settings, track, deck)
     controller = TableController(game, identify=registry.identify, say=say, sound=SilentSound(),
-                                 dealer=lambda g: g.deal(dealer))
+                                 dealer=lambda g: g.deal(dealer), clock=clock)
     factory = MockFactory()
     events: queue.Queue[Event] = queue.Queue()
     buttons = TableButtons(DEMO_PINS, events, hold_time=0.5, pin_factory=factory)
@@ -145,22 +154,33 @@ class DemoPlayers:
         controller = demo.controller
         game = controller.game
         self._note_tip_rounds(game)
-        if controller.sale is not None:
-            self._enter_sale(demo, *self._auction_result(game))
-            return
-        if game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
+        entry = controller.entry
+        if isinstance(entry, SaleEntry):
+            self._enter_sale(demo, entry, *self._auction_result(game))
+        elif isinstance(entry, GridEntry):  # the car cards shuffled and turned up one by one
+            demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in CARS if c not in entry.cars])))
+        elif isinstance(entry, ClaimWindow):
+            self._claim(demo, entry)
+        elif game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
             demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
-            return
-        if game.phase is Phase.REVEAL:  # quick rules: a car card turned up at random
+        elif game.phase is Phase.REVEAL:  # quick rules: a car card turned up at random
             demo.lay(demo.cars, car_uid(self.shuffle.choice(game.cars_for_sale())))
-            return
-        action = self.bots[game.seat].choose(game)
+        else:
+            self._act(demo, game, self.bots[game.seat].choose(game))
+
+    def _act(self, demo: DemoTable, game: Game, action: Action) -> None:
+        """Carry out one decision as a person at the table would."""
         if isinstance(action, Pass):
             demo.press("pass")
-        elif isinstance(action, PlayCard):
+        elif isinstance(action, (PlayCard, TakeFromBox, TakeOffer)):
             demo.lay(demo.discard, card_uid(action.number))
+        elif isinstance(action, TakeFromDiscard):
+            demo.lay(demo.discard, card_uid(game.discard[-1]))  # type: ignore[attr-defined]
         elif isinstance(action, (TakeCar, ChooseJoker)):
             demo.lay(demo.cars, car_uid(action.car))
+        elif isinstance(action, Trade):
+            for car in action.sell + action.buy:
+                demo.lay(demo.cars, car_uid(car))
         else:
             self._pick(demo, action)
 
@@ -175,16 +195,28 @@ class DemoPlayers:
     def _auction_result(self, game: Game) -> tuple[int, int]:
         """Hold the auction aloud: the bots bid on a copy of the game, the table
         is told only who won and for how much."""
-        aloud = Game.replay(game.settings, game.track, game.deck, game.log)
+        aloud = type(game).replay(game.settings, game.track, game.deck, game.log)
         while aloud.phase is Phase.BID:
             aloud.apply(self.bots[aloud.seat].choose(aloud))
         assert aloud.auction is not None and aloud.auction.winner is not None
         return aloud.auction.winner, aloud.auction.high
 
+    def _claim(self, demo: DemoTable, window: ClaimWindow) -> None:
+        """Each bot asked in turn decides on a copy whether it claims; the first to
+        claim lays its pit stop card, then OK closes the window."""
+        game = demo.controller.game
+        aloud = type(game).replay(game.settings, game.track, game.deck, game.log)
+        while aloud.phase is Phase.PIT_STOP_CLAIM:
+            seat = aloud.seat
+            choice = self.bots[seat].choose(aloud)
+            if isinstance(choice, ClaimPitStop):
+                demo.lay(demo.discard, pit_uid(seat))
+                break
+            aloud.apply(choice)
+        demo.press("ok")
+
     @staticmethod
-    def _enter_sale(demo: DemoTable, winner: int, price: int) -> None:
-        sale = demo.controller.sale
-        assert sale is not None
+    def _enter_sale(demo: DemoTable, sale: SaleEntry, winner: int, price: int) -> None:
         for _ in range(sale.bidders.index(winner)):
             demo.press("next")
         demo.press("ok")

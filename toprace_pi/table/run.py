@@ -150,6 +150,7 @@ class Table:
         for slot in self.readers:
             for event in slot.poll():
                 self.controller.handle(event)
+        self.controller.tick(self.clock())
         while True:
             try:
                 event = self.buttons.get_nowait()

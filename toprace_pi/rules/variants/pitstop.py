@@ -238,8 +238,7 @@ class PitStopGame(Game):
         they claim it."""
         self._resolved = True
         self.claimants = [
-            seat for seat in ((self.turn + n) % self.players for n in range(1, self.players))
-            if self.free_pit_stops(seat) and self.takes_part(seat)
+            seat for seat in self.seats_after(self.turn) if self.free_pit_stops(seat) and self.takes_part(seat)
         ]
         if self.claimants:
             self.phase, self.to_move = Phase.PIT_STOP_CLAIM, self.claimants[0]

@@ -236,9 +236,8 @@ class StocksGame(Game):
         #: The offer cards each seat took (known to be in that hand, even when hands are hidden).
         self.taken: list[list[int]] = [[] for _ in range(self.players)]
         self.left_out: tuple[int, ...] = ()
-        #: The race's turn order, the starting player first; ``position`` indexes it.
+        #: The race's turn order, the starting player first (see :meth:`turn_order`).
         self.order: list[int] = list(range(self.players))
-        self.position = 0
         self.stock_rounds = 0
         self._trading: list[int] = []
 
@@ -324,7 +323,6 @@ class StocksGame(Game):
             self._give(receiver, number, free=True)
         self.order = auction.seating()
         self.starter = self.turn = self.order[0]
-        self.position = 0
         self.events.append(SeatingOrder(tuple(self.order)))
         self.phase, self.to_move = Phase.GRID, CHANCE
 
@@ -357,34 +355,20 @@ class StocksGame(Game):
         """Nobody owns a car: everyone plays while they hold speed cards."""
         return self.hand_size[seat] > 0
 
-    def _begin_turn(self) -> None:
-        """The next player in the seating order who holds cards; a stock round
-        between two rounds when one is due."""
-        if not any(self.takes_part(s) for s in range(self.players)):
-            self._end_race("all speed cards are played")
-            return
-        while not self.takes_part(self.order[self.position]):
-            if self._advance():
-                return
-        self.turn = self.order[self.position]
-        self.phase, self.to_move = Phase.PLAY_CARD, self.turn
+    def turn_order(self) -> list[int]:
+        """The seating order the offer auctions decided (the base game's turns,
+        skipping and the end of the race then follow it)."""
+        return self.order
 
-    def _end_turn(self) -> None:
-        self.card, self.moving = None, None
-        if not self._advance():
-            self._begin_turn()
-
-    def _advance(self) -> bool:
-        """On to the next place in the seating order. At the end of a round,
-        open a stock round if one is due and return True."""
-        self.position = (self.position + 1) % self.players
-        if self.position == 0 and self._stock_round_due():
-            self.stock_rounds += 1
-            self.events.append(StockRound(self.stock_rounds))
-            self._trading = list(self.order)
-            self.phase, self.to_move = Phase.TRADE, self._trading[0]
-            return True
-        return False
+    def _round_over(self) -> bool:
+        """Every player has had a turn: open a stock round if one is due."""
+        if not self._stock_round_due():
+            return False
+        self.stock_rounds += 1
+        self.events.append(StockRound(self.stock_rounds))
+        self._trading = list(self.order)
+        self.phase, self.to_move = Phase.TRADE, self._trading[0]
+        return True
 
     def _stock_round_due(self) -> bool:
         """Until the first car finishes, and while the race goes on."""
@@ -482,11 +466,12 @@ class StocksGame(Game):
         return snap
 
     def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: the public state, its own stocks and hand only."""
-        snap = super().snapshot()
-        snap["offer"] = list(self.offer)
-        snap["order"] = list(self.order)
-        snap["stock_rounds"] = self.stock_rounds
+        """What ``seat`` may see: the public state, its own stocks and hand only.
+
+        Built from :meth:`snapshot` without the other seats' stocks, so the public
+        state a combined variant adds (the Pit Stop rule's box) is in it too."""
+        snap = self.snapshot()
+        del snap["stocks"]
         snap["seat"] = seat
         snap["my_stocks"] = {car.name.lower(): self.stocks[seat][car] for car in CARS}
         snap["my_hand"] = None if self.hands is None else list(self.hands[seat])

@@ -1,0 +1,189 @@
+"""The variants at the table: pit stop claims and the box, the Stocks offer row, grid
+and stock rounds, entered with tags and buttons."""
+
+from __future__ import annotations
+
+import pytest
+from scenarios import DECK, NAMES
+from test_controller import OK, PASS, Recorder
+from tracks import straight
+
+from toprace_pi.data import load_track
+from toprace_pi.hardware.events import TagLaid
+from toprace_pi.rules import Car, Deal, Phase, PlayCard, Settings
+from toprace_pi.rules.actions import ClaimPitStop, Grid, TakeFromBox, Trade
+from toprace_pi.rules.variants import new_game
+from toprace_pi.table.controller import TableController
+from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
+from toprace_pi.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
+
+TRACK = straight(40)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def tag(kind: int, value: int, reader: str = "discard") -> TagLaid:
+    return TagLaid(reader, bytes([4, kind, 0, 0, 0, 0, value]))
+
+
+def identify(event: TagLaid):
+    kind, value = event.uid[1], event.uid[-1]
+    return {0: ("card", value), 1: ("car", Car(value) if value < 6 else None), 2: ("pit", value)}.get(kind)
+
+
+def card(n: int) -> TagLaid:
+    return tag(0, n)
+
+
+def car(c: Car) -> TagLaid:
+    return tag(1, int(c), "cars")
+
+
+def pit(seat: int) -> TagLaid:
+    return tag(2, seat)
+
+
+def table(variant: str, players: int = 3):
+    out, clock = Recorder(), Clock()
+    game = new_game(Settings(NAMES[:players], variant=variant), TRACK, DECK)
+    controller = TableController(game, identify=identify, say=out.say, sound=out, clock=clock)
+    return controller, out, clock
+
+
+def sell_all(controller) -> None:
+    """Auctions aloud: Anna wins every auction she may bid in, at 10,000."""
+    while controller.game.phase in (Phase.BID, Phase.TAKE_CAR, Phase.PLACE_CAR):
+        controller.handle(OK)
+
+
+class TestPitStopAtTheTable:
+    def test_the_box_laid_out_face_up_is_scanned_after_a_deal_by_hand(self):
+        controller, out, _ = table("pitstop")
+        assert isinstance(controller.entry, LayoutEntry) and "box cards" in controller.prompt
+        for n in range(1, 6):
+            controller.handle(card(n))
+        controller.handle(card(5))
+        assert out.said[-1] == "speed card #5 is laid out already"
+        controller.handle(card(6))
+        assert controller.game.log[0] == Deal(None, box=(1, 2, 3, 4, 5, 6))
+        assert controller.game.phase is Phase.BID
+
+    def started(self):
+        controller, out, clock = table("pitstop")
+        for n in range(1, 7):
+            controller.handle(card(n))
+        sell_all(controller)
+        assert controller.game.phase is Phase.PLAY_CARD
+        return controller, out, clock
+
+    def test_a_box_card_laid_at_the_start_of_a_turn_is_taken_for_a_pit_stop(self):
+        controller, out, _ = self.started()
+        controller.handle(card(4))
+        assert controller.game.log[-1] == TakeFromBox(4) and controller.game.pit_stops[0] == 2  # Anna used one
+
+    def test_claims_in_the_window_go_to_the_nearest_in_turn_order(self):
+        controller, out, clock = self.started()
+        game = controller.game
+        controller.handle(card(20))  # Anna plays a card from her (hidden) hand
+        while game.phase is not Phase.PIT_STOP_CLAIM:
+            controller.handle(OK)
+        assert isinstance(controller.entry, ClaimWindow)
+        controller.handle(pit(0))
+        assert out.said[-1] == "Anna cannot claim the card they just played"
+        controller.handle(pit(2))  # Carla claims first...
+        controller.handle(pit(1))  # ...but Ben sits nearer in turn order
+        clock.now += CLAIM_WINDOW
+        controller.tick(clock.now)
+        assert game.log[-1] == ClaimPitStop() and game.pit_waiting[1] == [20]
+        assert any("Ben" in s and "pit stop" in s for s in out.said[-4:])
+
+    def test_a_window_nobody_claims_in_closes_by_itself(self):
+        controller, out, clock = self.started()
+        game = controller.game
+        controller.handle(card(20))
+        while game.phase is not Phase.PIT_STOP_CLAIM:
+            controller.handle(OK)
+        controller.tick(clock.now + CLAIM_WINDOW - 0.1)
+        assert game.phase is Phase.PIT_STOP_CLAIM
+        controller.tick(clock.now + CLAIM_WINDOW)
+        assert game.phase is Phase.PLAY_CARD and game.to_move == 1 and game.discard[-1] == 20
+
+
+class TestStocksAtTheTable:
+    def test_offer_row_grid_and_a_stock_round_entered_with_tokens_and_buttons(self):
+        controller, out, _ = table("stocks", players=3)
+        game = controller.game
+        # 3 players: the offer row is the three Sprint/Breakdown cards alone, nothing to scan.
+        assert game.log[0] == Deal(None, offer=(46, 47, 48)) and game.phase is Phase.BID
+        while game.phase in (Phase.BID, Phase.TAKE_OFFER):
+            controller.handle(OK)
+        assert game.phase is Phase.GRID
+        for c in (Car.GREEN, Car.RED, Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK, Car.PURPLE):
+            controller.handle(car(c))
+        assert "Red is on starting space 2 already" in out.said
+        assert game.log[-1] == Grid((Car.GREEN, Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK, Car.PURPLE))
+        for _ in range(3):  # a round of turns
+            controller.handle(card(game.playable_cards()[0]))
+            while game.phase not in (Phase.PLAY_CARD, Phase.TRADE):
+                controller.handle(OK)
+        assert game.phase is Phase.TRADE and isinstance(controller.entry, TradeEntry)
+        seat = game.seat
+        controller.handle(car(Car.PURPLE))
+        controller.handle(car(Car.BLACK))
+        controller.handle(PASS)  # takes Black back
+        controller.handle(car(Car.BLACK))
+        controller.handle(OK)  # the cursor's car: Blue
+        controller.handle(car(Car.BLUE))
+        assert game.log[-1] == Trade((Car.PURPLE, Car.BLACK), (Car.BLUE, Car.BLUE))
+        assert game.stocks[seat][Car.BLUE] == 7 and game.stocks[seat][Car.PURPLE] == 4
+
+    def test_a_trade_beyond_the_limits_is_refused_and_entered_again(self):
+        controller, out, _ = table("stocks", players=3)
+        game = controller.game
+        while game.phase is not Phase.TRADE:
+            if game.phase is Phase.GRID:
+                for c in Car:
+                    controller.handle(car(c))
+            elif game.phase is Phase.PLAY_CARD:
+                controller.handle(card(game.playable_cards()[0]))
+            else:
+                controller.handle(OK)
+        seat = game.seat
+        game.stocks[seat][Car.RED], game.stocks[seat][Car.BLUE] = 0, 10  # as after earlier rounds
+        before, steps = game.snapshot(), len(game.log)
+        for c in (Car.RED, Car.GREEN, Car.BLUE, Car.BLUE):
+            controller.handle(car(c))
+        assert out.sounds[-1] == "refuse" and any("Red" in s for s in out.said[-3:])
+        assert game.snapshot() == before and len(game.log) == steps
+        for c in (Car.GREEN, Car.GREEN, Car.BLUE, Car.BLUE):  # entered again from the start
+            controller.handle(car(c))
+        assert game.log[-1] == Trade((Car.GREEN, Car.GREEN), (Car.BLUE, Car.BLUE))
+
+
+@pytest.mark.parametrize("variant, players", [("pitstop", 3), ("stocks", 4), ("pitstop+tips", 2),
+                                              ("stocks", 2), ("pitstop", 6)])
+def test_bots_play_whole_variant_games_through_the_devices(variant, players):
+    said: list[str] = []
+    demo = build_demo_table(load_track("speed-street"), players, 5, variant=variant, say=said.append)
+    try:
+        game = play_demo(demo, DemoPlayers(["greedy", "random"][:1] * players, seed=5))
+    finally:
+        demo.close()
+    assert game.is_over and demo.controller.refusals == 0, said[-5:]
+    again = type(game).replay(game.settings, game.track, game.deck, game.log)
+    assert again.snapshot() == game.snapshot()
+
+
+def test_a_hidden_deal_card_played_from_the_hand_is_recorded():
+    controller, out, _ = table("pitstop")
+    for n in range(1, 7):
+        controller.handle(card(n))
+    sell_all(controller)
+    controller.handle(card(30))
+    assert PlayCard(30) in controller.game.log

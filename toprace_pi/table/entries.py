@@ -1,0 +1,256 @@
+"""Inputs that take several scans or presses before they make a rule action.
+
+Each entry takes the table's inputs one at a time (a button, a speed card, a
+car token, a pit stop card) and answers with a :class:`Step`: nothing yet, a
+refusal to say, or the actions to apply. The controller picks the entry the
+game's phase needs and knows nothing of their inner steps.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+from toprace_pi.rules import Action, Car, Deal, Game, Pass, Phase, Sold
+from toprace_pi.rules.actions import ClaimPitStop, Grid, Trade
+from toprace_pi.rules.auction import OPENING_BID, STEP
+from toprace_pi.rules.cars import CARS
+from toprace_pi.rules.events import money
+
+#: How long the table waits for pit stop claims after a card is played (seconds).
+CLAIM_WINDOW = 6.0
+
+
+@dataclass(frozen=True)
+class Refusal:
+    reason: str
+
+
+#: What an input leads to: nothing yet (``None``), a refusal, or actions to apply in order.
+Step = list[Action] | Refusal | None
+
+
+class Entry(ABC):
+    """Base: every input means nothing unless an entry says otherwise."""
+
+    @property
+    @abstractmethod
+    def prompt(self) -> str:
+        """What the entry waits for, in words."""
+
+    def button(self, name: str) -> Step:
+        return Refusal(f"{name.upper()} means nothing now: {self.prompt}")
+
+    def card(self, number: int) -> Step:
+        return Refusal(f"no speed card is asked for now: {self.prompt}")
+
+    def car(self, car: Car) -> Step:
+        return Refusal(f"no car token is asked for now: {self.prompt}")
+
+    def pit(self, seat: int) -> Step:
+        return Refusal(f"no pit stop card is asked for now: {self.prompt}")
+
+    def tick(self, now: float) -> Step:
+        return None
+
+
+@dataclass
+class SaleEntry(Entry):
+    """The result of an auction held aloud: first the winner (NEXT cycles through
+    the players who may bid, OK picks), then the price (NEXT adds 10,000, PASS
+    takes 10,000 off, OK confirms)."""
+
+    bidders: list[int]
+    names: tuple[str, ...]
+    number: int = 0
+    cursor: int = 0
+    winner: int | None = None
+    price: int = OPENING_BID
+
+    @classmethod
+    def for_game(cls, game: Game) -> SaleEntry:
+        assert game.auction is not None
+        bidders = [s for s in range(game.players) if game.auction.may_bid(s)]
+        return cls(bidders, game.names, game.auction.number)
+
+    @property
+    def prompt(self) -> str:
+        if self.winner is None:
+            who = self.names[self.bidders[self.cursor]]
+            return f"auction {self.number + 1}: who won this auction? {who} (NEXT: another player, OK)"
+        return f"auction {self.number + 1}: {self.names[self.winner]} pays {money(self.price)} " \
+               "(NEXT +10,000, PASS -10,000, OK)"
+
+    def button(self, name: str) -> Step:
+        if name == "next":
+            if self.winner is None:
+                self.cursor = (self.cursor + 1) % len(self.bidders)
+            else:
+                self.price += STEP
+        elif name == "pass":
+            if self.winner is None or self.price <= OPENING_BID:
+                return Refusal("the price cannot go lower")
+            self.price -= STEP
+        elif self.winner is None:
+            self.winner = self.bidders[self.cursor]
+        else:
+            return [Sold(self.winner, self.price)]
+        return None
+
+
+@dataclass
+class LayoutEntry(Entry):
+    """After a deal by hand: the cards laid out face up (the Pit Stop box, the
+    Stocks offer row) are scanned one by one, so the table knows them."""
+
+    box_size: int
+    offer_size: int
+    fixed_offer: tuple[int, ...]
+    box: list[int] = field(default_factory=list)
+    offer: list[int] = field(default_factory=list)
+
+    @property
+    def prompt(self) -> str:
+        if len(self.box) < self.box_size:
+            return f"lay the box cards on the reader one by one ({len(self.box)} of {self.box_size})"
+        return f"lay the offer row's cards on the reader one by one, not the Sprint/Breakdown cards " \
+               f"({len(self.offer)} of {self.offer_size})"
+
+    @classmethod
+    def for_game(cls, game: Game) -> LayoutEntry:
+        box, offer = getattr(game, "box_size", lambda: 0)(), game.offer_size()
+        fixed = tuple(getattr(game, "sprint_breakdown_cards", lambda: [])()) if offer else ()
+        return cls(box, offer - len(fixed), fixed)
+
+    def deal(self) -> Deal | None:
+        """The deal, once every card laid out is known."""
+        if len(self.box) < self.box_size or len(self.offer) < self.offer_size:
+            return None
+        return Deal(None, box=tuple(sorted(self.box)), offer=tuple(sorted(self.fixed_offer + tuple(self.offer))))
+
+    def card(self, number: int) -> Step:
+        if number in self.box or number in self.offer or number in self.fixed_offer:
+            return Refusal(f"speed card #{number} is laid out already")
+        (self.box if len(self.box) < self.box_size else self.offer).append(number)
+        deal = self.deal()
+        return None if deal is None else [deal]
+
+
+@dataclass
+class GridEntry(Entry):
+    """Stocks: the car cards are shuffled and turned up; each car's token is laid on
+    the reader in that order, for starting spaces 1 to 6."""
+
+    cars: list[Car] = field(default_factory=list)
+
+    @property
+    def prompt(self) -> str:
+        return f"turn up the car cards: lay the token of the car for starting space {len(self.cars) + 1}"
+
+    def car(self, car: Car) -> Step:
+        if car in self.cars:
+            return Refusal(f"{car} is on starting space {self.cars.index(car) + 1} already")
+        self.cars.append(car)
+        return [Grid(tuple(self.cars))] if len(self.cars) == len(CARS) else None
+
+    def button(self, name: str) -> Step:
+        if name == "pass" and self.cars:
+            self.cars.pop()
+            return None
+        return super().button(name)
+
+
+@dataclass
+class TradeEntry(Entry):
+    """Stocks: a player's stock round, two stocks sold and two bought, each picked by
+    laying a car token or with NEXT (the next car) and OK; PASS takes a pick back."""
+
+    name: str
+    picks: list[Car] = field(default_factory=list)
+    cursor: int = 0
+
+    @property
+    def prompt(self) -> str:
+        verb = "sell" if len(self.picks) < 2 else "buy"
+        return f"{self.name}: {verb} a stock: lay a car token, or NEXT/OK ({CARS[self.cursor]})"
+
+    def car(self, car: Car) -> Step:
+        self.picks.append(car)
+        return self._done()
+
+    def button(self, name: str) -> Step:
+        if name == "next":
+            self.cursor = (self.cursor + 1) % len(CARS)
+        elif name == "ok":
+            self.picks.append(CARS[self.cursor])
+            return self._done()
+        elif self.picks:
+            self.picks.pop()
+        else:
+            return Refusal("nothing to take back in this trade")
+        return None
+
+    def _done(self) -> Step:
+        if len(self.picks) < 4:
+            return None
+        picks, self.picks = self.picks, []
+        return [Trade(tuple(picks[:2]), tuple(picks[2:]))]
+
+
+@dataclass
+class ClaimWindow(Entry):
+    """Pit Stop: after a card is played, players claim it by laying one of their pit
+    stop cards on the reader. When the window closes (its time is up, or OK) the
+    claimant nearest in turn order gets the card: the game asks the eligible seats
+    in that order, so everyone before the winner passes."""
+
+    asked: list[int]
+    player: int
+    names: tuple[str, ...]
+    closes: float
+    claimed: set[int] = field(default_factory=set)
+
+    @classmethod
+    def for_game(cls, game: Game, now: float) -> ClaimWindow:
+        return cls(list(game.claimants), game.turn, game.names, now + CLAIM_WINDOW)  # type: ignore[attr-defined]
+
+    @property
+    def prompt(self) -> str:
+        return "pit stop? lay a pit stop card on the reader to claim the card just played (OK: no more claims)"
+
+    def pit(self, seat: int) -> Step:
+        if seat == self.player:
+            return Refusal(f"{self.names[seat]} cannot claim the card they just played")
+        if seat not in self.asked:
+            return Refusal(f"{self.names[seat]} cannot make a pit stop now")
+        self.claimed.add(seat)
+        return None
+
+    def button(self, name: str) -> Step:
+        return self._close() if name == "ok" else super().button(name)
+
+    def tick(self, now: float) -> Step:
+        return self._close() if now >= self.closes else None
+
+    def _close(self) -> Step:
+        actions: list[Action] = []
+        for seat in self.asked:
+            if seat in self.claimed:
+                return actions + [ClaimPitStop()]
+            actions.append(Pass())
+        return actions
+
+
+def entry_for(game: Game, now: float, *, dealt_by_hand: bool) -> Entry | None:
+    """The multi-step entry the game's phase needs at the table, if any."""
+    if game.phase is Phase.BID:
+        return SaleEntry.for_game(game)
+    if game.phase is Phase.DEAL and dealt_by_hand:
+        return LayoutEntry.for_game(game)
+    if game.phase is Phase.GRID:
+        return GridEntry()
+    if game.phase is Phase.TRADE:
+        return TradeEntry(game.names[game.seat])
+    if game.phase is Phase.PIT_STOP_CLAIM:
+        return ClaimWindow.for_game(game, now)
+    return None
