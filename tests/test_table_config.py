@@ -237,3 +237,14 @@ def test_calibrating_a_board_saves_a_profile_that_loads(tmp_path):
     assert set(profile.spaces) == {s.id for s in track.spaces}
     assert 0 not in [led for leds in profile.spaces.values() for led in leds]
     assert said[-1].startswith(f"saved the profile to {out}")
+
+
+def test_enrolling_the_pit_stop_cards_gives_each_seat_three(tmp_path):
+    from toprace_pi.hardware.tags import TagRegistry
+    from toprace_pi.table.tools import enrol
+
+    config = parse_config({"game": {"players": ["Ann", "Bo"]}, "files": {"registry": str(tmp_path / "t.json")}}, "t")
+    uids = [bytes([4, 0x91, 0, 0, 0, 0, n]) for n in range(6)]
+    enrol("pitstops", config, lambda _: None, reader=ScriptedReader(uids), tick=0)
+    registry = TagRegistry.load(tmp_path / "t.json")
+    assert [registry.get(u) for u in uids] == [("pit", 0)] * 3 + [("pit", 1)] * 3

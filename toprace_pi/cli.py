@@ -93,8 +93,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=_play_table)
     check_hw = commands.add_parser("check", parents=[config_option], help="self-test: readers, LED chase, buttons")
     check_hw.set_defaults(run=_check_hardware)
-    enrol = commands.add_parser("enrol", parents=[config_option], help="enrol the tags of speed cards or car tokens")
-    enrol.add_argument("what", choices=("cards", "cars"))
+    enrol = commands.add_parser("enrol", parents=[config_option],
+                                help="enrol the tags of the speed cards, the car tokens or each seat's pit stop cards")
+    enrol.add_argument("what", choices=("cards", "cars", "pitstops"))
     enrol.set_defaults(run=_enrol)
     calibrate = commands.add_parser("calibrate", parents=[config_option], help="assign the LEDs to a track's spaces")
     calibrate.add_argument("track", help="a shipped track")

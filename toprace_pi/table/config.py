@@ -40,6 +40,8 @@ class TableConfig:
     players: tuple[str, ...] = DEFAULT_PLAYERS
     races: int = 1
     variant: str = "base"
+    #: Pit Stop rule: seconds the table waits for claims after a card is played.
+    claim_window: float = 6.0
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("discard"),)
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
     buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
@@ -78,6 +80,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
         races=_whole(game.get("races", 1), "[game] races", 1, 99, problems),
         variant=_variant(game.get("variant", "base"), problems),
+        claim_window=_number(game.get("claim_window", 6.0), "[game] claim_window", problems),
         readers=_readers(_table(data, "readers", problems), problems),
         strip=_table(data, "strip", problems) or {"backend": "simulated"},
         buttons=_buttons(_table(data, "buttons", problems), problems),

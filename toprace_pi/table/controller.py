@@ -44,7 +44,7 @@ from toprace_pi.rules.events import (
     Event as GameEvent,
 )
 from toprace_pi.table.choices import Choice, choice_for
-from toprace_pi.table.entries import Entry, LayoutEntry, Refusal, Step, entry_for
+from toprace_pi.table.entries import CLAIM_WINDOW, Entry, LayoutEntry, Refusal, Step, entry_for
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +76,10 @@ class TableController:
         sound: Sound,
         dealer: Callable[[Game], Deal] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        claim_window: float = CLAIM_WINDOW,
     ) -> None:
         self.game = game
+        self.claim_window = claim_window
         self.dealer = dealer
         self.identify = identify
         self.say = say
@@ -225,7 +227,7 @@ class TableController:
             if deal is not None:
                 game.apply(deal)
                 self._tell_events()
-        self.entry = entry_for(game, self.clock(), dealt_by_hand=self.dealer is None)
+        self.entry = entry_for(game, self.clock(), dealt_by_hand=self.dealer is None, claim_window=self.claim_window)
         self.choice = None if self.entry is not None else choice_for(game)
         if not game.is_over and not quiet:
             self.say(self.prompt)

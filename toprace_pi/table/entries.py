@@ -17,7 +17,8 @@ from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.cars import CARS
 from toprace_pi.rules.events import money
 
-#: How long the table waits for pit stop claims after a card is played (seconds).
+#: How long the table waits for pit stop claims after a card is played, unless
+#: the configuration says otherwise (seconds).
 CLAIM_WINDOW = 6.0
 
 
@@ -211,8 +212,8 @@ class ClaimWindow(Entry):
     claimed: set[int] = field(default_factory=set)
 
     @classmethod
-    def for_game(cls, game: Game, now: float) -> ClaimWindow:
-        return cls(list(game.claimants), game.turn, game.names, now + CLAIM_WINDOW)  # type: ignore[attr-defined]
+    def for_game(cls, game: Game, closes: float) -> ClaimWindow:
+        return cls(list(game.claimants), game.turn, game.names, closes)  # type: ignore[attr-defined]
 
     @property
     def prompt(self) -> str:
@@ -241,7 +242,7 @@ class ClaimWindow(Entry):
         return actions
 
 
-def entry_for(game: Game, now: float, *, dealt_by_hand: bool) -> Entry | None:
+def entry_for(game: Game, now: float, *, dealt_by_hand: bool, claim_window: float = CLAIM_WINDOW) -> Entry | None:
     """The multi-step entry the game's phase needs at the table, if any."""
     if game.phase is Phase.BID:
         return SaleEntry.for_game(game)
@@ -252,5 +253,5 @@ def entry_for(game: Game, now: float, *, dealt_by_hand: bool) -> Entry | None:
     if game.phase is Phase.TRADE:
         return TradeEntry(game.names[game.seat])
     if game.phase is Phase.PIT_STOP_CLAIM:
-        return ClaimWindow.for_game(game, now)
+        return ClaimWindow.for_game(game, now + claim_window)
     return None

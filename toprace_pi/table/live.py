@@ -83,7 +83,8 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     settings = Settings(config.players, races=config.races, track=track.slug, variant=config.variant,
                         tips_at_end=True)
     game = new_game(settings, track, load_deck())
-    controller = TableController(game, identify=registry.identify, say=announcer.say, sound=sound)
+    controller = TableController(game, identify=registry.identify, say=announcer.say, sound=sound,
+                                 clock=clock, claim_window=config.claim_window)
     slots = [ReaderSlot(r.name, open_reader(r), clock) for r in config.readers]
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)

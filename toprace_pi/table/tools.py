@@ -28,11 +28,17 @@ def load_registry(path: Path) -> TagRegistry:
 
 
 def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick: float = 0.02) -> TagRegistry:
-    """Walk through the deck (``kind="cards"``) or the six car tokens (``"cars"``):
-    each tag laid on the reader is taken for the item asked for, its record written
-    where the tag takes one, and the registry saved at the end."""
+    """Walk through the deck (``kind="cards"``), the six car tokens (``"cars"``) or
+    the pit stop cards, three per seat (``"pitstops"``): each tag laid on the reader
+    is taken for the item asked for, its record written where the tag takes one,
+    and the registry saved at the end."""
     registry = load_registry(config.registry)
-    walk = Enrolment.cards(load_deck(), registry) if kind == "cards" else Enrolment.cars(registry)
+    walks = {
+        "cards": lambda: Enrolment.cards(load_deck(), registry),
+        "cars": lambda: Enrolment.cars(registry),
+        "pitstops": lambda: Enrolment.pit_stops(len(config.players), registry),
+    }
+    walk = walks[kind]()
     reader = reader or open_reader(_reader_for(kind, config))()
     say(walk.prompt)
     while not walk.done:
