@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from enum import Enum
+from functools import partial
 from typing import Any
 
 from toprace_pi.errors import IllegalActionError
@@ -211,13 +212,12 @@ class Game:
 
     def _check(self, action: Action) -> Callable[[Action], None]:
         """The method that carries ``action`` out, once its check has passed."""
-        names = type(self).HANDLERS.get(self.phase, {}).get(type(action))
-        if names is None:
+        pair = _resolved(type(self)).get(self.phase, {}).get(type(action))
+        if pair is None:
             raise IllegalActionError(self._wrong_time(action))
-        check, apply = names
-        getattr(self, check)(action)
-        apply_method: Callable[[Action], None] = getattr(self, apply)
-        return apply_method
+        check, apply = pair
+        check(self, action)
+        return partial(apply, self)
 
     def _no_check(self, action: Action) -> None:
         """For actions that are always allowed in their phase."""
@@ -703,6 +703,21 @@ class Game:
         for entry in log:
             game.apply(parse_action(entry) if isinstance(entry, str) else entry)
         return game
+
+
+_Method = Callable[[Any, Any], None]
+_RESOLVED: dict[type, dict[Phase, dict[type, tuple[_Method, _Method]]]] = {}
+
+
+def _resolved(cls: type[Game]) -> dict[Phase, dict[type, tuple[_Method, _Method]]]:
+    """``cls.HANDLERS`` with the method names looked up once per class."""
+    table = _RESOLVED.get(cls)
+    if table is None:
+        table = _RESOLVED[cls] = {
+            phase: {kind: (getattr(cls, check), getattr(cls, apply)) for kind, (check, apply) in handlers.items()}
+            for phase, handlers in cls.HANDLERS.items()
+        }
+    return table
 
 
 def _legal_bids(game: Game) -> list[Action]:
