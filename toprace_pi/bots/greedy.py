@@ -191,7 +191,7 @@ def _turn(bot: GreedyBot, game: Game) -> Action:
 
 
 def _pit_stop(game: PitStopGame) -> Action | None:
-    seat, mine, racing = game.seat, game.cars_of(game.seat), set(game.board.at)
+    seat, mine, racing = game.seat, GreedyBot._mine(game), set(game.board.at)
 
     def score(number: int) -> float:
         return GreedyBot._card_score(game, number, mine, racing)
@@ -213,9 +213,10 @@ def _pit_stop(game: PitStopGame) -> Action | None:
 
 
 def _claim(bot: GreedyBot, game: Game) -> Action:
-    """Claim the card just played when it is good for the bot's own cars."""
+    """Claim the card just played when it is good for the bot's own cars (with
+    Stocks: the cars it backs)."""
     assert isinstance(game, PitStopGame)
-    mine, racing = game.cars_of(game.seat), set(game.board.at)
+    mine, racing = GreedyBot._mine(game), set(game.board.at)
     return ClaimPitStop() if GreedyBot._card_score(game, game.claim_card, mine, racing) >= CLAIM_SCORE else Pass()
 
 

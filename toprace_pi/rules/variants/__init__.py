@@ -1,8 +1,10 @@
 """The variants of Top Race, found by name: each a small subclass of the base game.
 
 ``new_game(settings, track, deck)`` builds the game class that ``settings.variant``
-names. Names: ``"base"``, ``"tips"`` (Variant A). A variant that the rulebook
-forbids combining is refused with a clear message.
+names. Names: ``"base"``, ``"tips"`` (Variant A), ``"quick"``, ``"pitstop"`` (the
+Pit Stop rule), ``"pitstop+tips"``, ``"stocks"`` (Variant B) and ``"pitstop+stocks"``.
+A combination the rulebook advises against (Tips with Stocks) is refused with a
+clear message.
 """
 
 from __future__ import annotations
@@ -15,12 +17,14 @@ from toprace_pi.rules.track import Track
 
 def _registry() -> dict[str, type[Game]]:
     from toprace_pi.rules.variants.pitstop import PitStopGame, PitStopTipsGame
+    from toprace_pi.rules.variants.pitstop_stocks import PitStopStocksGame
     from toprace_pi.rules.variants.quick import QuickGame
     from toprace_pi.rules.variants.stocks import StocksGame
     from toprace_pi.rules.variants.tips import TipsGame
 
     return {"base": Game, "tips": TipsGame, "quick": QuickGame,
-            "pitstop": PitStopGame, "pitstop+tips": PitStopTipsGame, "stocks": StocksGame}
+            "pitstop": PitStopGame, "pitstop+tips": PitStopTipsGame, "stocks": StocksGame,
+            "pitstop+stocks": PitStopStocksGame}
 
 
 def variant_names() -> list[str]:

@@ -7,8 +7,9 @@ moments for a pit stop:
 
 1. **Claim.** Once a player's card is resolved and lies on the discard pile,
    every other player with a free pit stop card may claim it. They are asked in
-   turn order from the player's left (phase ``PIT_STOP_CLAIM``, actions
-   :class:`ClaimPitStop` or :class:`Pass`); the first to claim gets it, which is
+   turn order from the player after them (``Game.seats_after``: clockwise from
+   the player's left; in Stocks, the seating order) in phase ``PIT_STOP_CLAIM``
+   (actions :class:`ClaimPitStop` or :class:`Pass`); the first to claim gets it, which is
    exactly the rule that the claimant nearest in turn order wins. The card
    leaves the discard pile and waits on one of the claimant's pit stop cards.
    On each of their following turns the claimant plays no card and collects one
@@ -51,6 +52,8 @@ Interpretations the rulebook leaves open (decided here):
 - Pit Stop with Tips (``"pitstop+tips"``): everyone keeps all three pit stop
   cards (the tip table is printed on their backs), everyone stays in the race
   and may pass, and the race ends when all players passed once in turn.
+- Pit Stop with Stocks (``"pitstop+stocks"``) is
+  :mod:`toprace_pi.rules.variants.pitstop_stocks`.
 """
 
 from __future__ import annotations
@@ -87,7 +90,9 @@ class PitStopGame(Game):
     The hooks a combined variant may also override (``_begin_race``,
     ``takes_part``, ``_apply_play``, ``_card_done``, ``_end_turn``, ``snapshot``,
     the deal's check and application) call ``super()``, so the class combines
-    with others placed after it (see :class:`PitStopTipsGame`)."""
+    with others placed after it (see :class:`PitStopTipsGame` and
+    :class:`~toprace_pi.rules.variants.pitstop_stocks.PitStopStocksGame`). The
+    turn order comes from the base game's ``turn_order`` hook."""
 
     #: May a player who still holds speed cards pass? (Tips: yes.)
     PASS_WITH_CARDS = False

@@ -71,7 +71,11 @@ Interpretations (the rulebook leaves these open; decided here):
   to be in that player's hand: no one else may play it, and once that player has
   no other cards left, they must play those.
 - Stocks with Pit Stop uses the table :data:`PITSTOP_DEAL` (the Sprint/Breakdown
-  cards stay in the offer row); that combination is not built here.
+  cards stay in the offer row); the combination is
+  :mod:`toprace_pi.rules.variants.pitstop_stocks` (``"pitstop+stocks"``).
+- The seating order is given to the base game through its ``turn_order`` hook
+  and the stock round through its ``_round_over`` hook, so variants that also
+  change the turn (the Pit Stop rule) combine through ``super()``.
 """
 
 from __future__ import annotations
