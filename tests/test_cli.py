@@ -118,3 +118,19 @@ def test_tips_check_prints_the_table_and_refuses_a_broken_one(capsys, tmp_path):
     broken.write_text("[tips]\nfirst = [1]\n", "utf-8")
     code, out, err = run(capsys, "tips", "check", str(broken))
     assert code == 2 and "tips.toml" in err and "[tips] first" in err
+
+
+@pytest.mark.parametrize("argv, variant", [
+    (["--variant", "pitstop"], "pitstop"), (["--pitstop"], "pitstop"),
+    (["--variant", "tips", "--pitstop"], "pitstop+tips"), (["--variant", "stocks", "--pitstop"], "pitstop+stocks"),
+    (["--variant", "stocks"], "stocks"),
+])
+def test_simulate_plays_every_variant_and_allowed_combination(capsys, argv, variant):
+    code, out, _ = run(capsys, "simulate", "--players", "3", "--seed", "6", "--json", *argv)
+    doc = json.loads(out)
+    assert code == 0 and doc["settings"]["variant"] == variant and len(doc["races"]) == 1
+
+
+def test_a_combination_the_rules_do_not_allow_is_refused(capsys):
+    code, out, err = run(capsys, "simulate", "--variant", "quick", "--pitstop")
+    assert code == 2 and "does not go with --variant quick" in err

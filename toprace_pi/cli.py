@@ -72,8 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)"
     )
     game_options.add_argument("--deck", default=DEFAULT_DECK, help="a shipped deck or a deck file")
-    game_options.add_argument("--variant", choices=[v for v in variant_names() if not v.startswith("pitstop")],
-                              default="base", help="the rules: base, or a variant (default base)")
+    game_options.add_argument("--variant", choices=[v for v in variant_names() if "+" not in v], default="base",
+                              help="the rules: base or a variant (default base); add --pitstop to combine")
     game_options.add_argument("--pitstop", action="store_true", help="add the Pit Stop rule")
 
     sim = commands.add_parser("simulate", parents=[game_options], help="play a whole bot game and print a report")
@@ -152,7 +152,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _variant(args: argparse.Namespace) -> str:
     """The variant's registered name: ``--pitstop`` joins the Pit Stop rule to it."""
-    if not args.pitstop:
+    if not args.pitstop or args.variant == "pitstop":
         return str(args.variant)
     name = "pitstop" if args.variant == "base" else f"pitstop+{args.variant}"
     if name not in variant_names():
