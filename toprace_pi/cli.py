@@ -89,8 +89,16 @@ def build_parser() -> argparse.ArgumentParser:
     config_option = _Parser(add_help=False)
     config_option.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration (TOML)")
 
-    play = commands.add_parser("play", parents=[config_option], help="run the table on its hardware")
+    play = commands.add_parser("play", parents=[config_option],
+                               help="run the table on its hardware, resuming the game in progress")
+    play.add_argument("--new", action="store_true", help="start a new game (the old journal is archived)")
     play.set_defaults(run=_play_table)
+    replay = commands.add_parser("replay", help="play a game journal back step by step on the simulated strip")
+    replay.add_argument("journal", type=Path)
+    replay.add_argument("--fast", action="store_true", help="no pauses between steps")
+    replay.add_argument("--no-colour", action="store_true")
+    replay.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
+    replay.set_defaults(run=_replay)
     check_hw = commands.add_parser("check", parents=[config_option], help="self-test: readers, LED chase, buttons")
     check_hw.set_defaults(run=_check_hardware)
     enrol = commands.add_parser("enrol", parents=[config_option],
@@ -189,7 +197,15 @@ def _config(args: argparse.Namespace) -> TableConfig:
 def _play_table(args: argparse.Namespace) -> int:
     from toprace_pi.table.live import run_table
 
-    return run_table(_config(args))
+    return run_table(_config(args), new=args.new)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from toprace_pi.table.replay import replay_journal
+
+    replay_journal(args.journal, pause=0.0 if args.fast else 0.4,
+                   colour=not args.no_colour and sys.stdout.isatty(), svg_dir=args.svg_dir)
+    return 0
 
 
 def _check_hardware(args: argparse.Namespace) -> int:

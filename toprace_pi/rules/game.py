@@ -191,6 +191,10 @@ class Game:
         """Every action allowed now (empty at the deal, a chance node, and at the end)."""
         return type(self).LEGAL[self.phase](self)
 
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not allowed now; changes nothing."""
+        self._check(action)
+
     def is_legal(self, action: Action) -> bool:
         try:
             self._check(action)

@@ -48,6 +48,7 @@ class TableConfig:
     hold_time: float = 1.0
     sound: Mapping[str, Any] = field(default_factory=dict)
     registry: Path = Path("~/.local/share/toprace-pi/tags.json")
+    journal: Path = Path("~/.local/share/toprace-pi/journal.jsonl")
     profile: str | None = None
 
     @property
@@ -87,6 +88,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         hold_time=float(_number(data.get("buttons", {}).get("hold_time", 1.0), "[buttons] hold_time", problems)),
         sound=_sound(_table(data, "sound", problems), problems),
         registry=Path(str(files.get("registry", "~/.local/share/toprace-pi/tags.json"))).expanduser(),
+        journal=Path(str(files.get("journal", "~/.local/share/toprace-pi/journal.jsonl"))).expanduser(),
         profile=files.get("profile"),
     )
     if problems:

@@ -45,6 +45,7 @@ from toprace_pi.rules.events import (
 )
 from toprace_pi.table.choices import Choice, choice_for
 from toprace_pi.table.entries import CLAIM_WINDOW, Entry, LayoutEntry, Refusal, Step, entry_for
+from toprace_pi.table.journal import Journal
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +78,15 @@ class TableController:
         dealer: Callable[[Game], Deal] | None = None,
         clock: Callable[[], float] = time.monotonic,
         claim_window: float = CLAIM_WINDOW,
+        journal: Journal | None = None,
+        inputs: int = 0,
     ) -> None:
         self.game = game
         self.claim_window = claim_window
+        self.journal = journal
+        #: How many inputs (scans, presses) the table has handled; the journal notes
+        #: which one led to each step.
+        self.inputs = inputs
         self.dealer = dealer
         self.identify = identify
         self.say = say
@@ -95,6 +102,7 @@ class TableController:
 
     def handle(self, event: Event) -> None:
         """React to one thing that happened at the table."""
+        self.inputs += 1
         if isinstance(event, TagLaid):
             self._tag(event)
         elif isinstance(event, ButtonPressed):
@@ -196,14 +204,26 @@ class TableController:
         before the refused one."""
         for action in actions:
             try:
-                self.game.apply(action)
-            except IllegalActionError as exc:
-                self.refuse(str(exc))
+                self._commit(action)
+            except (IllegalActionError, OSError) as exc:
+                self.refuse(str(exc) if isinstance(exc, IllegalActionError) else self._unsaved(exc))
                 self._prepare(quiet=True)
                 return
             self._tell_events()
         self.sound.confirm()
         self._prepare()
+
+    def _commit(self, action: Action) -> None:
+        """Check ``action``, make it durable in the journal, then take it: a step the
+        disk refuses is never shown."""
+        if self.journal is not None:
+            self.game.check(action)
+            self.journal.append(action, input_number=self.inputs)
+        self.game.apply(action)
+
+    @staticmethod
+    def _unsaved(exc: OSError) -> str:
+        return f"the step could not be saved ({exc.strerror or exc}): it was not taken, try again"
 
     def undo(self) -> None:
         """Take back the last confirmed step (never the deal)."""
@@ -212,6 +232,12 @@ class TableController:
         if not steps or isinstance(game.log[-1], Deal):
             self.refuse("there is nothing to take back")
             return
+        if self.journal is not None:
+            try:
+                self.journal.append_undo(input_number=self.inputs)
+            except OSError as exc:
+                self.refuse(self._unsaved(exc))
+                return
         last = game.log[-1]
         self.game = type(game).replay(game.settings, game.track, game.deck, game.log[:-1])
         self._told = len(self.game.events)
@@ -225,7 +251,7 @@ class TableController:
             # A machine's deal (the demo), or by hand with nothing laid out to scan.
             deal = self.dealer(game) if self.dealer is not None else LayoutEntry.for_game(game).deal()
             if deal is not None:
-                game.apply(deal)
+                self._commit(deal)
                 self._tell_events()
         self.entry = entry_for(game, self.clock(), dealt_by_hand=self.dealer is None, claim_window=self.claim_window)
         self.choice = None if self.entry is not None else choice_for(game)

@@ -21,7 +21,6 @@ from toprace_pi.bots import make_bot
 from toprace_pi.data import load_deck, load_profile, load_track
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
-from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.strip import SimulatedStrip
@@ -38,7 +37,7 @@ from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.entries import ClaimWindow, GridEntry, SaleEntry
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
-from toprace_pi.table.view import TableView
+from toprace_pi.table.view import TableView, lights_by_space
 
 #: The demo's buttons on gpiozero mock pins (any free GPIO numbers would do).
 DEMO_PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
@@ -245,11 +244,6 @@ def play_demo(demo: DemoTable, players: DemoPlayers, *, after_step: Callable[[Ga
         if after_step is not None and len(demo.controller.game.log) != logged:
             after_step(demo.controller.game)
     return demo.controller.game
-
-
-def lights_by_space(profile: Profile, track: Track, frame: list[RGB]) -> dict[int, RGB]:
-    """What the strip shows under each space (the first LED of a space)."""
-    return {track.index(space): frame[leds[0]] for space, leds in profile.spaces.items()}
 
 
 def run_demo(

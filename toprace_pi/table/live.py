@@ -25,10 +25,11 @@ from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry
-from toprace_pi.rules import Settings
+from toprace_pi.rules import Game, Settings
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.config import ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
+from toprace_pi.table.journal import Journal, archive
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.view import TableView
 
@@ -67,11 +68,36 @@ class LiveTable:
                 log.warning("closing: %s", exc)
 
 
-def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic) -> LiveTable:
-    """Open every device of ``config`` and set up a new game."""
+def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = False) -> tuple[Game, Journal, int]:
+    """The game in progress from the journal, or a new one (``new``, no journal, or
+    the journal's game is over); an old journal is archived, never deleted.
+    Returns the game, its open journal and how many inputs it had taken."""
+    path = config.journal
+    if path.exists() and not new:
+        journal, loaded = Journal.resume(path)
+        for warning in loaded.warnings:
+            say(warning)
+        game = new_game(loaded.settings, load_track(loaded.settings.track), load_deck(loaded.settings.deck))
+        for step in loaded.steps:
+            game.apply(step)
+        if not game.is_over:
+            say(f"resumed the game from {path} after {len(loaded.steps)} steps")
+            return game, journal, loaded.last_input or 0
+        journal.close()
+    if path.exists():
+        say(f"a new game: the old journal is kept as {archive(path)}")
     track = load_track(config.track)
-    profile = load_profile(config.profile_name, track=track) if config.profile else load_profile(track.slug)
+    settings = Settings(config.players, races=config.races, track=config.track, variant=config.variant,
+                        tips_at_end=True)
+    return new_game(settings, track, load_deck()), Journal.create(path, settings), 0
+
+
+def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False) -> LiveTable:
+    """Open every device of ``config`` and the game: the one in progress, or a new one."""
     announcer = Announcer(speech=bool(config.sound.get("speech", True)))
+    game, journal, inputs = open_game(config, announcer.say, new=new)
+    track = game.track
+    profile = load_profile(config.profile_name, track=track) if config.profile else load_profile(track.slug)
     registry = _registry(config, announcer)
     events: queue.Queue[Event] = queue.Queue()
     closers: list[Callable[[], None]] = [announcer.close]
@@ -80,11 +106,9 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
         closers.append(buttons.close)
     sound = _sound(config, announcer)
     closers.append(sound.close)
-    settings = Settings(config.players, races=config.races, track=track.slug, variant=config.variant,
-                        tips_at_end=True)
-    game = new_game(settings, track, load_deck())
+    closers.append(journal.close)
     controller = TableController(game, identify=registry.identify, say=announcer.say, sound=sound,
-                                 clock=clock, claim_window=config.claim_window)
+                                 clock=clock, claim_window=config.claim_window, journal=journal, inputs=inputs)
     slots = [ReaderSlot(r.name, open_reader(r), clock) for r in config.readers]
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
@@ -120,14 +144,14 @@ def _sound(config: TableConfig, announcer: Announcer) -> Any:
         return SilentSound()
 
 
-def run_table(config: TableConfig, *, stop: threading.Event | None = None) -> int:
+def run_table(config: TableConfig, *, stop: threading.Event | None = None, new: bool = False) -> int:
     """Run the table until stopped (SIGTERM, SIGINT or ``stop``), telling systemd
     it is ready and pinging its watchdog."""
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
-    live = open_table(config)
+    live = open_table(config, new=new)
     watchdog = service.Watchdog()
     service.ready("the table is ready")
     live.announcer.say("the table is ready")

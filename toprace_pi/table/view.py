@@ -6,7 +6,7 @@ from __future__ import annotations
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.render.palette import CAR_RGB, RGB
 from toprace_pi.rules import Breakdown, Car, ChooseJoker, Game, MoveCar, Phase, PlaceCar, ReturnCar, Sprint
-from toprace_pi.rules.track import FINISH_ID
+from toprace_pi.rules.track import FINISH_ID, Track
 from toprace_pi.table.choices import Choice
 
 OFF: RGB = (0, 0, 0)
@@ -82,3 +82,8 @@ def _colour_of(game: Game, option: object) -> RGB:
         return CAR_RGB[game.car_to_place]
     car = _car_of(game, option)
     return WHITE if car is None else CAR_RGB[car]
+
+
+def lights_by_space(profile: Profile, track: Track, frame: list[RGB]) -> dict[int, RGB]:
+    """What the strip shows under each space (its first LED), for drawing a frame."""
+    return {track.index(space): frame[leds[0]] for space, leds in profile.spaces.items()}

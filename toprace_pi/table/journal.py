@@ -1,0 +1,225 @@
+"""The game journal: every confirmed step on disk before the table shows it.
+
+A Pi under a table loses power when someone trips over the cable. The journal
+is an append-only file of JSON lines: a header with the game's settings, then
+one record per confirmed step (an action in its notation, or an undo), each with
+a running number and a CRC-32. Every record is written, flushed and fsynced
+before the step is applied, and the folder is fsynced when the file is created,
+so after a power cut the game resumes from the last confirmed step.
+
+Reading back: a last record cut short (power lost mid-write) is dropped with a
+warning and everything before it kept; a record damaged in the middle, or a
+journal of another format version, is refused with a message naming the file
+and the line, and nothing is overwritten.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+import zlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from toprace_pi.errors import DataError
+from toprace_pi.rules.actions import Action, parse_action
+from toprace_pi.rules.game import Settings
+
+log = logging.getLogger(__name__)
+
+FORMAT = "toprace-pi journal"
+VERSION = 1
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    """One record as a line, its CRC-32 over the rest of the record."""
+    body = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    crc = zlib.crc32(body.encode("utf-8"))
+    return json.dumps({**record, "crc": f"{crc:08x}"}, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+
+
+def _fsync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+@dataclass
+class Loaded:
+    """What a journal holds: the settings and the confirmed steps (undos applied)."""
+
+    settings: Settings
+    steps: list[Action]
+    last_input: int | None = None
+    records: int = 0
+    torn: bool = False
+    whole_bytes: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+class Journal:
+    """An open journal, appending records. Use :meth:`create` or :meth:`resume`."""
+
+    def __init__(self, path: Path, file: BinaryIO, records: int) -> None:
+        self.path = path
+        self._file = file
+        self.records = records
+
+    def __repr__(self) -> str:
+        return f"<Journal {self.path}: {self.records} records>"
+
+    @classmethod
+    def create(cls, path: str | Path, settings: Settings) -> Journal:
+        """A new journal for a new game; refuses to overwrite an existing file."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        header = {"format": FORMAT, "version": VERSION, "settings": asdict(settings), "n": 0}
+        file = open(path, "xb")  # noqa: SIM115  (kept open for appending; closed by close())
+        journal = cls(path, file, 0)
+        journal._write(_line(header))
+        _fsync_folder(path.parent)
+        return journal
+
+    @classmethod
+    def resume(cls, path: str | Path) -> tuple[Journal, Loaded]:
+        """Open an existing journal to go on with its game; a torn last record is cut off."""
+        path = Path(path)
+        loaded = load(path)
+        if loaded.torn:
+            with open(path, "r+b") as file:
+                file.truncate(loaded.whole_bytes)
+                file.flush()
+                os.fsync(file.fileno())
+        return cls(path, open(path, "ab"), loaded.records), loaded  # noqa: SIM115
+
+    def append(self, action: Action, *, input_number: int | None = None) -> None:
+        """Record a confirmed step durably. Raises OSError (disk full...) with the
+        file as it was: the caller must then not take the step."""
+        record: dict[str, Any] = {"n": self.records + 1, "step": str(action)}
+        if input_number is not None:
+            record["in"] = input_number
+        self._write(_line(record))
+        self.records += 1
+
+    def append_undo(self, *, input_number: int | None = None) -> None:
+        record: dict[str, Any] = {"n": self.records + 1, "undo": True}
+        if input_number is not None:
+            record["in"] = input_number
+        self._write(_line(record))
+        self.records += 1
+
+    def _write(self, line: bytes) -> None:
+        start = self._file.tell()
+        try:
+            self._file.write(line)
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        except OSError:
+            self._cut_back(start)
+            raise
+
+    def _cut_back(self, size: int) -> None:
+        """After a failed write, take a partial record off again, as far as possible."""
+        try:
+            self._file.truncate(size)
+            self._file.seek(size)
+        except OSError:
+            log.warning("could not cut a partial record off %s; it will be dropped when read", self.path)
+
+    def close(self) -> None:
+        if not self._file.closed:
+            self._file.close()
+
+
+def load(path: str | Path) -> Loaded:
+    """Read a journal: the settings and the steps, checked record by record."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
+    lines = data.split(b"\n")
+    complete, tail = lines[:-1], lines[-1]
+    records: list[dict[str, Any]] = []
+    for number, raw in enumerate(complete, 1):
+        record = _record(raw)
+        if record is None or record.get("n") != len(records):
+            if number == len(complete) and not tail:
+                tail = raw  # the last line is damaged: treat it as torn
+                complete = complete[:-1]
+                break
+            raise DataError(str(path), [f"line {number}: damaged record; the journal is refused and left as it is"])
+        records.append(record)
+    if not records:
+        raise DataError(str(path), ["holds no game (no header)"])
+    settings = _settings(records[0], str(path))
+    steps, last_input = _steps(records[1:], str(path))
+    loaded = Loaded(settings, steps, last_input, len(records) - 1, bool(tail),
+                    sum(len(r) + 1 for r in complete))
+    if tail:
+        warning = f"{path}: the last record was cut short (power lost while writing?) and is dropped"
+        log.warning(warning)
+        loaded.warnings.append(warning)
+    return loaded
+
+
+def _record(raw: bytes) -> dict[str, Any] | None:
+    try:
+        record = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("crc"), str):
+        return None
+    crc = record.pop("crc")
+    body = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    return record if f"{zlib.crc32(body.encode('utf-8')):08x}" == crc else None
+
+
+def _settings(header: dict[str, Any], source: str) -> Settings:
+    if header.get("format") != FORMAT:
+        raise DataError(source, ["not a toprace-pi game journal"])
+    if header.get("version") != VERSION:
+        raise DataError(source, [f"written by another version (journal version {header.get('version')!r}, "
+                                 f"this toprace-pi reads version {VERSION}); it is left as it is"])
+    fields = header.get("settings")
+    try:
+        assert isinstance(fields, dict)
+        return Settings(**{**fields, "players": tuple(fields["players"])})
+    except (AssertionError, TypeError, KeyError, ValueError) as exc:
+        raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None
+
+
+def _steps(records: list[dict[str, Any]], source: str) -> tuple[list[Action], int | None]:
+    steps: list[Action] = []
+    last_input = None
+    for record in records:
+        if record.get("undo") is True:
+            if steps:
+                steps.pop()
+        else:
+            try:
+                steps.append(parse_action(str(record.get("step"))))
+            except ValueError as exc:
+                raise DataError(source, [f"record {record.get('n')}: {exc}"]) from None
+        if isinstance(record.get("in"), int):
+            last_input = record["in"]
+    return steps, last_input
+
+
+def archive(path: str | Path) -> Path:
+    """Move a finished or abandoned journal aside (never deleted) for a new game."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.stem}-{stamp}{path.suffix}")
+    n = 1
+    while target.exists():
+        target = path.with_name(f"{path.stem}-{stamp}-{n}{path.suffix}")
+        n += 1
+    path.rename(target)
+    _fsync_folder(path.parent)
+    return target
