@@ -5,15 +5,21 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 from toprace_pi.cli import main
 from toprace_pi.rules import Car
 
+JOURNALS = Path(tempfile.mkdtemp(prefix="toprace-cli-"))
+
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
+    if argv and argv[0] == "demo":  # keep the demo's journal out of the home folder
+        argv = (*argv, "--journal", str(JOURNALS / f"demo-{len(list(JOURNALS.glob('*')))}.jsonl"))
     try:
         code = main(list(argv))
     except SystemExit as exc:  # argparse exits on usage errors
@@ -134,3 +140,16 @@ def test_simulate_plays_every_variant_and_allowed_combination(capsys, argv, vari
 def test_a_combination_the_rules_do_not_allow_is_refused(capsys):
     code, out, err = run(capsys, "simulate", "--variant", "quick", "--pitstop")
     assert code == 2 and "does not go with --variant quick" in err
+
+
+def test_the_demo_keeps_a_journal_that_replay_plays_back(capsys, tmp_path):
+    journal = tmp_path / "demo.jsonl"
+    code = main(["demo", "--fast", "--no-colour", "--players", "2", "--seed", "3", "--journal", str(journal)])
+    out = capsys.readouterr().out
+    assert code == 0 and f"the game's journal: {journal}" in out
+    code = main(["replay", str(journal), "--fast", "--no-colour"])
+    replayed = capsys.readouterr().out
+    assert code == 0 and "step 1: deal" in replayed and replayed.rstrip().endswith("the game is over")
+    main(["demo", "--fast", "--no-colour", "--players", "2", "--seed", "4", "--journal", str(journal)])
+    capsys.readouterr()
+    assert len(list(tmp_path.glob("demo-*.jsonl"))) == 1  # the first journal was archived, not overwritten

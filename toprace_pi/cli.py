@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from toprace_pi.table.config import TableConfig
 
 USAGE_ERROR = 2
+DEMO_JOURNAL = Path("~/.local/share/toprace-pi/demo-journal.jsonl")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -84,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--fast", action="store_true", help="no pauses between steps")
     demo.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
     demo.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
+    demo.add_argument("--journal", type=Path, metavar="FILE", default=DEMO_JOURNAL,
+                      help=f"where the game's journal goes (default {DEMO_JOURNAL}; an older one is archived)")
     demo.set_defaults(run=_demo)
 
     config_option = _Parser(add_help=False)
@@ -184,7 +187,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
              variant=_variant(args), pause=0.0 if args.fast else 0.4, colour=not args.no_colour and sys.stdout.isatty(),
-             svg_dir=args.svg_dir)
+             svg_dir=args.svg_dir, journal=args.journal.expanduser())
     return 0
 
 

@@ -115,7 +115,11 @@ def _read(kind: str, name_or_path: str | Path, shipped: list[str]) -> tuple[str,
     if name in shipped:
         return f"{kind}/{name}.toml", _folder(kind).joinpath(f"{name}.toml").read_text("utf-8")
     path = Path(name_or_path)
-    if not path.is_file():
+    try:
+        is_file = path.is_file()
+    except OSError as exc:  # a name too long for the file system, say
+        raise DataError(name, [f"cannot be read: {exc.strerror}"]) from None
+    if not is_file:
         choices = ", ".join(shipped)
         raise DataError(name, [f"no such file, and not a shipped {kind[:-1]} ({choices})"])
     try:
@@ -127,5 +131,7 @@ def _read(kind: str, name_or_path: str | Path, shipped: list[str]) -> tuple[str,
 def _parse(source: str, text: str) -> dict:
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits
         raise DataError(source, [f"not valid TOML: {exc}"]) from None
+    except RecursionError:
+        raise DataError(source, ["not valid TOML: nested too deeply"]) from None

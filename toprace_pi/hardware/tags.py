@@ -256,12 +256,18 @@ class TagRegistry:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return cls()
+        except OSError as exc:  # a folder, no permission, a name too long...
+            raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
         except UnicodeDecodeError:
             raise DataError(str(path), ["not a tag registry: the file is not UTF-8 text"]) from None
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise DataError(str(path), [f"not valid JSON (line {exc.lineno}): {exc.msg}"]) from None
+        except ValueError as exc:  # an integer of more than 4300 digits
+            raise DataError(str(path), [f"not valid JSON: {exc}"]) from None
+        except RecursionError:
+            raise DataError(str(path), ["not valid JSON: nested too deeply"]) from None
         return cls.from_dict(data, str(path))
 
     @classmethod

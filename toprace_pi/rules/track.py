@@ -19,6 +19,7 @@ the loaders in :mod:`toprace_pi.data` do the reading.
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
@@ -491,7 +492,14 @@ def _is_int(value: object) -> TypeGuard[int]:
 
 
 def _is_number(value: object) -> TypeGuard[float]:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """A finite int or float that converts to a float (not NaN, not an infinity,
+    not an integer beyond the float range)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _backs(raw: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]) -> dict[str, float]:

@@ -7,6 +7,7 @@ explained is ``config.example.toml`` at the top of the repository.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -64,8 +65,10 @@ def load_config(path: str | Path) -> TableConfig:
         data = tomllib.loads(path.read_text("utf-8"))
     except OSError as exc:
         raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except ValueError as exc:  # TOMLDecodeError, UnicodeDecodeError, an integer of more than 4300 digits
         raise DataError(str(path), [f"not valid TOML: {exc}"]) from None
+    except RecursionError:
+        raise DataError(str(path), ["not valid TOML: nested too deeply"]) from None
     return parse_config(data, str(path))
 
 
@@ -76,6 +79,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
     game = _table(data, "game", problems)
     files = _table(data, "files", problems)
+    buttons = _table(data, "buttons", problems)
     config = TableConfig(
         track=_track(game.get("track", "speed-street"), problems),
         players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
@@ -84,12 +88,12 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         claim_window=_number(game.get("claim_window", 6.0), "[game] claim_window", problems),
         readers=_readers(_table(data, "readers", problems), problems),
         strip=_table(data, "strip", problems) or {"backend": "simulated"},
-        buttons=_buttons(_table(data, "buttons", problems), problems),
-        hold_time=float(_number(data.get("buttons", {}).get("hold_time", 1.0), "[buttons] hold_time", problems)),
+        buttons=_buttons(buttons, problems),
+        hold_time=_number(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
         sound=_sound(_table(data, "sound", problems), problems),
-        registry=Path(str(files.get("registry", "~/.local/share/toprace-pi/tags.json"))).expanduser(),
-        journal=Path(str(files.get("journal", "~/.local/share/toprace-pi/journal.jsonl"))).expanduser(),
-        profile=files.get("profile"),
+        registry=_path(files.get("registry", "~/.local/share/toprace-pi/tags.json"), "[files] registry", problems),
+        journal=_path(files.get("journal", "~/.local/share/toprace-pi/journal.jsonl"), "[files] journal", problems),
+        profile=_profile(files.get("profile"), problems),
     )
     if problems:
         raise DataError(source, problems)
@@ -104,8 +108,32 @@ def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> dict[str, 
     return dict(value)
 
 
+def _is_file(value: str) -> bool:
+    try:
+        return Path(value).is_file()
+    except OSError:  # a name too long for the file system, say
+        return False
+
+
+def _path(value: object, key: str, problems: list[str]) -> Path:
+    try:
+        if isinstance(value, str) and value:
+            return Path(value).expanduser()
+    except RuntimeError:  # "~someone" with no such user
+        pass
+    problems.append(f"{key}: a file name, not {value!r}")
+    return Path()
+
+
+def _profile(value: object, problems: list[str]) -> str | None:
+    if value is None or (isinstance(value, str) and value):
+        return value
+    problems.append(f"[files] profile: a board profile's name or file, not {value!r}")
+    return None
+
+
 def _track(value: object, problems: list[str]) -> str:
-    if not isinstance(value, str) or (value not in track_names() and not Path(value).is_file()):
+    if not isinstance(value, str) or (value not in track_names() and not _is_file(value)):
         problems.append(f"[game] track: {value!r} is neither a shipped track ({', '.join(track_names())}) nor a file")
         return "speed-street"
     return value
@@ -136,10 +164,14 @@ def _whole(value: object, key: str, low: int, high: int, problems: list[str]) ->
 
 
 def _number(value: object, key: str, problems: list[str]) -> float:
-    if not isinstance(value, (int, float)) or isinstance(value, bool) or value <= 0:
+    try:
+        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    except OverflowError:
+        number = math.nan
+    if not (math.isfinite(number) and number > 0):
         problems.append(f"{key}: a positive number")
         return 1.0
-    return float(value)
+    return number
 
 
 def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
@@ -167,6 +199,13 @@ def _readers(section: dict[str, Any], problems: list[str]) -> tuple[ReaderConfig
             problems.append(f"{where}: kind is one of {', '.join(READER_KINDS)}, bus one of {', '.join(BUSES)}")
             continue
         fields = {k: entry[k] for k in ("kind", "bus", "port", "address", "cs_pin") if k in entry}
+        if not all(isinstance(fields.get(k, ""), str) for k in ("port", "cs_pin")):
+            problems.append(f"{where}: port and cs_pin are names, like \"/dev/serial0\" and \"D5\"")
+            continue
+        address = fields.get("address", 0x24)
+        if not isinstance(address, int) or isinstance(address, bool) or not 0 <= address <= 0x7F:
+            problems.append(f"{where}: address is an I2C address from 0x00 to 0x7f, not {address!r}")
+            continue
         readers.append(ReaderConfig(name, **fields))
     if "discard" not in [r.name for r in readers]:
         problems.append("[readers.discard]: the discard pile needs a reader")
@@ -182,7 +221,8 @@ def _buttons(section: dict[str, Any], problems: list[str]) -> dict[str, int]:
             problems.append(f"[buttons] {name}: the buttons are {', '.join(BUTTONS)}")
         elif not isinstance(pin, int) or isinstance(pin, bool) or not 2 <= pin <= 27:
             problems.append(f"[buttons] {name}: a GPIO number from 2 to 27")
-    if len(set(pins.values())) < len(pins):
+    numbers = [pin for pin in pins.values() if isinstance(pin, int)]
+    if len(set(numbers)) < len(numbers):
         problems.append("[buttons]: two buttons on one pin")
     missing = set(BUTTONS) - set(pins)
     if missing:

@@ -36,6 +36,7 @@ from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.entries import ClaimWindow, GridEntry, SaleEntry
+from toprace_pi.table.journal import Journal, archive
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.view import TableView, lights_by_space
 
@@ -102,6 +103,8 @@ class DemoTable:
     def close(self) -> None:
         self.table.close()
         self.buttons.close()
+        if self.controller.journal is not None:
+            self.controller.journal.close()
 
 
 def build_demo_table(
@@ -114,6 +117,7 @@ def build_demo_table(
     say: Callable[[str], None] = print,
     on_frame: Callable[[list[RGB]], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
+    journal: Path | None = None,
 ) -> DemoTable:
     """Wire the simulated devices, the controller and the view for one demo game."""
     from gpiozero.pins.mock import MockFactory
@@ -125,8 +129,11 @@ def build_demo_table(
     settings = Settings(player_names(players), races=races, first_opener=seed % players, track=track.slug,
                         variant=variant, tips_at_end=True)
     game = new_game(settings, track, deck)
+    if journal is not None and journal.exists():
+        archive(journal)
     controller = TableController(game, identify=registry.identify, say=say, sound=SilentSound(),
-                                 dealer=lambda g: g.deal(dealer), clock=clock)
+                                 dealer=lambda g: g.deal(dealer), clock=clock,
+                                 journal=None if journal is None else Journal.create(journal, settings))
     factory = MockFactory()
     events: queue.Queue[Event] = queue.Queue()
     buttons = TableButtons(DEMO_PINS, events, hold_time=0.5, pin_factory=factory)
@@ -257,12 +264,13 @@ def run_demo(
     pause: float = 0.4,
     colour: bool = True,
     svg_dir: Path | None = None,
+    journal: Path | None = None,
     out: Callable[[str], None] = print,
 ) -> Game:
     """The ``toprace-pi demo`` command: a whole game, the strip drawn after every step."""
     track = load_track(track_name)
     profile = load_profile(track.slug)
-    demo = build_demo_table(track, players, seed, races=races, variant=variant, say=out)
+    demo = build_demo_table(track, players, seed, races=races, variant=variant, say=out, journal=journal)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
     frames = 0
     if svg_dir is not None:
@@ -284,4 +292,6 @@ def run_demo(
     finally:
         demo.close()
     out("Final money: " + ", ".join(f"{n} {m:,}" for n, m in zip(game.names, game.money, strict=True)))
+    if journal is not None:
+        out(f"the game's journal: {journal} (toprace-pi replay {journal})")
     return game
