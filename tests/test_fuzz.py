@@ -27,20 +27,24 @@ import copy
 import datetime as dt
 import json
 import math
+import os
 import random
 import re
+import tempfile
 import time
 import tomllib
+import zlib
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import asdict, replace
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 from toprace_pi.data import load_deck, load_profile, load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError, NotationError, TopRaceError
@@ -61,6 +65,10 @@ from toprace_pi.rules.track import FINISH, Track
 from toprace_pi.rules.variants import new_game, variant_names
 from toprace_pi.rules.variants.tips import TipTable
 from toprace_pi.table.config import BUSES, READER_KINDS, TableConfig, load_config, parse_config
+from toprace_pi.table.journal import FORMAT as JOURNAL_FORMAT
+from toprace_pi.table.journal import VERSION as JOURNAL_VERSION
+from toprace_pi.table.journal import Journal, Loaded
+from toprace_pi.table.journal import load as journal_load
 
 #: Seconds one parse may take. Every parse here takes milliseconds; a hang or a
 #: quadratic blow-up on a crafted input takes far longer.
@@ -69,11 +77,15 @@ TIME_BOUND = 2.0
 T = TypeVar("T")
 
 
+#: ``FUZZ_SCALE=20 pytest tests/test_fuzz.py`` runs 20 times the examples (a soak run).
+SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
+
+
 def fuzz(examples: int) -> Callable[[T], T]:
     """Hypothesis settings sized so the whole file runs in well under a minute."""
     return settings(
         deadline=None,
-        max_examples=examples,
+        max_examples=max(1, round(examples * SCALE)),
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
     )
 
@@ -92,6 +104,8 @@ def attempt(call: Callable[[], T], expected: type[BaseException] | tuple[type[Ba
         error = None
     elapsed = time.perf_counter() - start
     assert elapsed < TIME_BOUND, f"the parse took {elapsed:.2f} s"
+    if currently_in_test_context():
+        event("clean error" if error is not None else "valid result")
     return result, error
 
 
@@ -155,6 +169,8 @@ SPECIAL_VALUES = [
     math.nan, math.inf, -math.inf, -0.0, 1e308, -1e308, 5e-324, HUGE, -HUGE, 2**63, -(2**63) - 1, 2**64,
     -1, 0, 1, 6, 7, 255, 256, True, False, "", " ", "finish", "\x00", "é", [], {}, [[]], [{}], {"": {}},
 ]
+#: Fresh copies: a mutation must never change the shared list or table of SPECIAL_VALUES.
+special_values = st.sampled_from(SPECIAL_VALUES).map(copy.deepcopy)
 
 leaves = st.one_of(
     st.booleans(),
@@ -162,7 +178,7 @@ leaves = st.one_of(
     st.integers(min_value=-HUGE, max_value=HUGE),
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=12),
-    st.sampled_from(SPECIAL_VALUES),
+    special_values,
     st.datetimes(timezones=st.none() | st.just(dt.timezone.utc)),
     st.dates(),
     st.times(),
@@ -230,7 +246,9 @@ def _containers(doc: object) -> list[Any]:
     return found
 
 
-def mutate(data: st.DataObject, doc: dict[str, Any], *, max_mutations: int = 4) -> dict[str, Any]:
+def mutate(
+    data: st.DataObject, doc: dict[str, Any], *, max_mutations: int = 4, values: st.SearchStrategy[Any] = toml_values
+) -> dict[str, Any]:
     """A deep copy of ``doc`` with 1 to ``max_mutations`` structural changes.
 
     Each change picks a table or list anywhere in the document (deep ones as
@@ -238,13 +256,14 @@ def mutate(data: st.DataObject, doc: dict[str, Any], *, max_mutations: int = 4) 
     entries, with a value of any type, a special value (NaN, infinities, huge
     and negative numbers, empty containers), or a string or number found
     elsewhere in the document (so ids are reused and fields swap values).
+    ``values`` are the values of any type (``json_values`` for JSON documents).
     """
     doc = copy.deepcopy(doc)
     reused_strings = strings_in(doc)
     reused_numbers = numbers_in(doc)
     value = st.one_of(
-        toml_values,
-        st.sampled_from(SPECIAL_VALUES),
+        values,
+        special_values,
         st.sampled_from(reused_strings),
         st.sampled_from(reused_numbers),
         st.lists(st.sampled_from(reused_strings), max_size=4),
@@ -773,8 +792,33 @@ TOKENS = st.one_of(
     st.lists(st.integers(-5, 60).map(str), max_size=8).map(",".join),
     st.lists(st.lists(st.integers(-5, 60).map(str), max_size=5).map(",".join), max_size=6).map("/".join),
 )
-notations = st.builds(lambda verb, args: " ".join([verb, *args]),
-                      st.sampled_from(VERBS) | st.sampled_from(VERBS).map(str.upper), st.lists(TOKENS, max_size=6))
+#: Numbers as written in a log, odd ones included (int() reads "١٢" and "1_0" too).
+NUMBER = st.integers(-3, 60).map(str) | st.sampled_from(["0", "-1", "48", "49", "200000", "1_0", "١٢", "+7", "2" * 30])
+COLOUR = st.sampled_from([*COLOURS, "Red", "GREEN", "white", "pink"])
+SPACE = st.sampled_from(["a1", "b2", "c3", "a54", "b62", "c63", "finish", "d1", "A1", ""]) | st.text(max_size=4)
+NUMBERS = st.lists(NUMBER, max_size=10).map(",".join)
+COLOURS_LIST = st.lists(COLOUR, min_size=1, max_size=7).map(",".join)
+DEAL = st.builds(
+    lambda hands, extra: " ".join(["deal", hands, *extra]),
+    st.just("hidden") | st.lists(NUMBERS, min_size=1, max_size=7).map("/".join),
+    st.lists(st.tuples(st.sampled_from(["offer", "box", "out"]), NUMBERS).map(" ".join), max_size=3),
+)
+#: Actions of the right shape: each verb with arguments of the kind it takes.
+well_formed = st.one_of(
+    DEAL,
+    st.sampled_from(["pass", "sprint", "breakdown", "claim", "pit discard"]),
+    st.tuples(st.sampled_from(["bid", "start", "play", "collect", "pick", "pit box"]), NUMBER).map(" ".join),
+    st.tuples(st.just("sold"), NUMBER, NUMBER).map(" ".join),
+    st.tuples(st.sampled_from(["take", "joker", "tip", "reveal"]), COLOUR).map(" ".join),
+    st.tuples(st.sampled_from(["move", "return"]), COLOUR, SPACE).map(" ".join),
+    COLOURS_LIST.map("grid {}".format),
+    st.tuples(COLOURS_LIST, COLOURS_LIST).map(lambda t: f"trade sell {t[0]} buy {t[1]}"),
+)
+notations = well_formed | st.builds(
+    lambda verb, args: " ".join([verb, *args]),
+    st.sampled_from(VERBS) | st.sampled_from(VERBS).map(str.upper),
+    st.lists(TOKENS, max_size=6),
+)
 
 
 @fuzz(1500)
@@ -880,3 +924,168 @@ def test_replay_logs_from_nothing(log: list[str], variant: str, players: int) ->
         assert isinstance(error, (IllegalActionError, NotationError)) and str(error)
     else:
         assert isinstance(game, Game) and len(game.log) == len(log)
+
+
+# --- 9. the game journal --------------------------------------------------------------------------------------------
+
+
+def crc_line(record: dict[str, Any]) -> bytes:
+    """A journal record with a correct CRC (as the journal writes it), so fuzzed
+    records get past the CRC check to the checks behind it."""
+    body = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    crc = f"{zlib.crc32(body.encode('utf-8')):08x}"
+    return json.dumps({**record, "crc": crc}, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+
+
+JOURNAL_SETTINGS = Settings(("Anna", "Ben", "Carla"), races=2, variant="pitstop")
+JOURNAL_HEADER = {"format": JOURNAL_FORMAT, "version": JOURNAL_VERSION, "settings": asdict(JOURNAL_SETTINGS), "n": 0}
+
+
+@cache
+def real_journal() -> tuple[bytes, tuple[tuple[str, ...], ...]]:
+    """A journal written by :class:`Journal` for a game played some way in with a
+    few undos, and the steps it holds after each record (``held[0]``: the header,
+    no steps; ``held[k]``: after the k-th record behind it)."""
+    game = new_game(JOURNAL_SETTINGS, speed_street(), standard_deck())
+    rng = random.Random(7)
+    steps: list[str] = []
+    held: list[tuple[str, ...]] = [()]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "journal.jsonl"
+        journal = Journal.create(path, JOURNAL_SETTINGS)
+        for n in range(45):
+            if n % 9 == 8:
+                journal.append_undo(input_number=n)
+                steps.pop()
+            else:
+                action = game.chance(rng) if game.to_move == CHANCE else rng.choice(game.legal_actions())
+                game.apply(action)
+                journal.append(action, input_number=n)
+                steps.append(str(action))
+            held.append(tuple(steps))
+        journal.close()
+        return path.read_bytes(), tuple(held)
+
+
+def assert_valid_journal(loaded: Loaded, content: bytes) -> None:
+    assert isinstance(loaded, Loaded) and isinstance(loaded.settings, Settings)
+    assert 2 <= len(loaded.settings.players) <= 6
+    assert all(parse_action(str(step)) == step for step in loaded.steps)
+    assert 0 <= loaded.records and 0 <= loaded.whole_bytes <= len(content)
+    assert content[: loaded.whole_bytes].count(b"\n") == loaded.records + 1
+    assert loaded.last_input is None or isinstance(loaded.last_input, int)
+
+
+def test_journal_cut_short_anywhere(folder: Path) -> None:
+    """Power lost at any byte: the steps up to the last whole record, or no game at all."""
+    content, held = real_journal()
+    path = folder / "journal.jsonl"
+    for cut in range(len(content) + 1):
+        path.write_bytes(content[:cut])
+        loaded, error = attempt(lambda: journal_load(path), DataError)
+        whole = content[:cut].count(b"\n")
+        if whole == 0:
+            assert_data_error(error, str(path))
+            continue
+        assert error is None and loaded is not None, f"cut at byte {cut}: {error}"
+        assert_valid_journal(loaded, content[:cut])
+        assert [str(step) for step in loaded.steps] == list(held[whole - 1]), f"cut at byte {cut}"
+        assert loaded.records == whole - 1
+        assert loaded.torn == (not content[:cut].endswith(b"\n"))
+        assert loaded.settings == JOURNAL_SETTINGS
+
+
+@st.composite
+def damaged(draw: st.DrawFn, content: bytes) -> bytes:
+    """``content`` with a few bytes flipped, overwritten, deleted or inserted."""
+    result = bytearray(content)
+    for _ in range(draw(st.integers(1, 3))):
+        # Anywhere, or in the last records (where a torn write lands).
+        at = draw(st.integers(0, len(result) - 1) | st.integers(max(0, len(result) - 200), len(result) - 1))
+        op = draw(st.sampled_from(["flip", "set", "delete", "insert"]))
+        if op == "flip":
+            result[at] ^= 1 << draw(st.integers(0, 7))
+        elif op == "set":
+            result[at] = draw(st.sampled_from(b'\n"{}[]:,0\\\xff\x00') | st.integers(0, 255))
+        elif op == "delete":
+            del result[at: at + draw(st.integers(1, 30))]
+        else:
+            result[at:at] = draw(st.binary(min_size=1, max_size=8) | st.sampled_from([b"\n", b"\n\n", b"[" * 5000]))
+    return bytes(result)
+
+
+@fuzz(200)
+@given(data=st.data())
+def test_journal_damaged(folder: Path, data: st.DataObject) -> None:
+    """A damaged journal is refused naming the file, or read as it was after some
+    whole record; resuming it cuts a torn tail off and reads the same again."""
+    original, held = real_journal()
+    content = data.draw(damaged(original))
+    path = write(folder, content, "journal.jsonl")
+    loaded, error = attempt(lambda: journal_load(path), DataError)
+    if error is not None:
+        assert_data_error(error, str(path))
+        return
+    assert loaded is not None
+    assert_valid_journal(loaded, content)
+    assert loaded.settings == JOURNAL_SETTINGS
+    assert [str(step) for step in loaded.steps] == list(held[loaded.records])
+    journal, again = Journal.resume(path)
+    journal.close()
+    assert again.steps == loaded.steps and not journal_load(path).torn
+    assert path.read_bytes() == content[: loaded.whole_bytes]
+
+
+@st.composite
+def journal_records(draw: st.DrawFn) -> bytes:
+    """Lines of records with correct CRCs: the header, then fuzzed steps."""
+    lines = [crc_line(JOURNAL_HEADER)]
+    for n in range(1, draw(st.integers(0, 5)) + 1):
+        record: dict[str, Any] = {"n": draw(st.just(n) | st.sampled_from([0, n + 1, -1, True, str(n), 1.0 * n]))}
+        record["step" if draw(st.booleans()) else "undo"] = draw(
+            notations | st.text(max_size=20) | json_values | st.just(True))
+        if draw(st.booleans()):
+            record["in"] = draw(json_values)
+        lines.append(crc_line(record))
+    return b"".join(lines)
+
+
+@fuzz(150)
+@given(data=st.data())
+def test_journal_fuzzed_records(folder: Path, data: st.DataObject) -> None:
+    """Records that pass the CRC but say anything: the header's settings mutated,
+    steps of any notation or type, running numbers out of order."""
+    lines = data.draw(journal_records()).splitlines(keepends=True)
+    if data.draw(st.booleans()):
+        lines[0] = crc_line(mutate(data, JOURNAL_HEADER, values=json_values))
+    content = b"".join(lines)
+    path = write(folder, content, "journal.jsonl")
+    loaded, error = attempt(lambda: journal_load(path), DataError)
+    if error is not None:
+        assert_data_error(error, str(path))
+    else:
+        assert_valid_journal(loaded, content)
+
+
+@fuzz(150)
+@given(content=st.one_of(
+    st.binary(max_size=300),
+    st.text(max_size=300).map(str.encode),
+    st.integers(1, 100_000).map(lambda n: b"[" * n + b"\n"),
+    st.integers(1, 100_000).map(lambda n: crc_line(JOURNAL_HEADER) + b'{"a":' * n + b"\n"),
+    st.sampled_from([b"", b"\n", b"\n\n", b"1" * 5000 + b"\n", b"NaN\n", b"{}\n", b'{"crc": "0"}\n']),
+))
+def test_journal_any_bytes(folder: Path, content: bytes) -> None:
+    path = write(folder, content, "journal.jsonl")
+    loaded, error = attempt(lambda: journal_load(path), DataError)
+    if error is not None:
+        assert_data_error(error, str(path))
+    else:
+        assert_valid_journal(loaded, content)
+
+
+def test_journal_paths_that_are_no_files(folder: Path) -> None:
+    for path in (folder / "none.jsonl", folder, Path("x" * 5000)):
+        loaded, error = attempt(lambda: journal_load(path), DataError)
+        assert loaded is None
+        assert_data_error(error, str(path))

@@ -48,6 +48,8 @@ from toprace_pi.rules.track import Track
 
 PLACES = 6
 MAX_SEATS = 6
+#: More LEDs than any board has: a frame is a list of led_count colours.
+MAX_LEDS = 10_000
 DEFAULT_NOTE = (
     "DEFAULT layout, not measured on a board: one LED per space, the strip snaking lane by lane "
     "(lane a start to finish, lane b back, lane c forward again), then the placement spaces 1st-6th, "
@@ -207,10 +209,10 @@ class _ProfileBuilder:
         if header.get("track") != self.track.slug:
             self.fail("[profile]", f"'track' is {header.get('track')!r}, but this is {self.track.slug!r}")
         count = header.get("led_count")
-        if _is_index(count) and count > 0:
+        if _is_index(count) and 0 < count <= MAX_LEDS:
             self.led_count = count
         else:
-            self.fail("[profile]", f"'led_count' must be the number of LEDs on the strip, not {count!r}")
+            self.fail("[profile]", f"'led_count' must be the number of LEDs on the strip (1-{MAX_LEDS}), not {count!r}")
         if not isinstance(header.get("calibrated", False), bool):
             self.fail("[profile]", "'calibrated' must be true or false")
         if not isinstance(header.get("note", ""), str):

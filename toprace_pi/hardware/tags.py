@@ -80,15 +80,17 @@ def parse_record(text: str | None) -> Identity | None:
 
 
 def _identity(kind: str, value: str) -> Identity | None:
-    if kind == "card" and value.isascii() and value.isdigit() and 1 <= int(value) <= DECK_SIZE:
-        return ("card", int(value))
+    # The length check keeps int() from a string of thousands of digits, which it refuses.
+    number = int(value) if value.isascii() and value.isdigit() and len(value) <= 3 else None
+    if kind == "card" and number is not None and 1 <= number <= DECK_SIZE:
+        return ("card", number)
     if kind == "car":
         try:
             return ("car", Car.parse(value))
         except ValueError:
             return None
-    if kind == "pit" and value.isascii() and value.isdigit() and 1 <= int(value) <= MAX_SEATS:
-        return ("pit", int(value) - 1)
+    if kind == "pit" and number is not None and 1 <= number <= MAX_SEATS:
+        return ("pit", number - 1)
     return None
 
 

@@ -168,10 +168,15 @@ def _movement_card(number: int, moves: object, where: str, problems: list[str]) 
     parsed: list[tuple[Car | None, int]] = []
     for move in moves:
         words = move.split() if isinstance(move, str) else []
-        if len(words) != 2 or not words[1].isdigit() or int(words[1]) not in VALUES:
+        # isascii: str.isdigit() also accepts "²", which int() refuses; the length
+        # keeps int() from a string of thousands of digits, which it refuses too.
+        digits = words[1] if len(words) == 2 else ""
+        value = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 3 else None
+        if value not in VALUES:
             problems.append(f"{where}: {move!r} is not a colour and a value (1-6 or 10)")
             return None
-        colour, value = words[0].lower(), int(words[1])
+        assert value is not None
+        colour = words[0].lower()
         if colour == JOKER:
             parsed.append((None, value))
             continue

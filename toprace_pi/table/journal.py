@@ -15,6 +15,7 @@ and the line, and nothing is overwritten.
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -75,15 +76,24 @@ class Journal:
 
     @classmethod
     def create(cls, path: str | Path, settings: Settings) -> Journal:
-        """A new journal for a new game; refuses to overwrite an existing file."""
+        """A new journal for a new game; refuses to overwrite an existing file.
+
+        The header goes to a file beside it first and is renamed into place once it
+        is on disk: a crash meanwhile leaves no journal or a whole one, never an
+        empty file that the next start would refuse."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            raise FileExistsError(errno.EEXIST, "a journal is there already", str(path))
         header = {"format": FORMAT, "version": VERSION, "settings": asdict(settings), "n": 0}
-        file = open(path, "xb")  # noqa: SIM115  (kept open for appending; closed by close())
-        journal = cls(path, file, 0)
-        journal._write(_line(header))
+        fresh = path.with_name(path.name + ".new")
+        with open(fresh, "wb") as file:
+            file.write(_line(header))
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(fresh, path)
         _fsync_folder(path.parent)
-        return journal
+        return cls(path, open(path, "ab"), 0)  # noqa: SIM115  (kept open for appending; closed by close())
 
     @classmethod
     def resume(cls, path: str | Path) -> tuple[Journal, Loaded]:
@@ -114,11 +124,19 @@ class Journal:
         self.records += 1
 
     def _write(self, line: bytes) -> None:
-        start = self._file.tell()
+        """Append ``line`` and fsync it. Written with os.write, past the file object's
+        buffer: a record the disk refused must not stay in a buffer, to be written
+        later behind the table's back (with the next record, or at close)."""
+        fd = self._file.fileno()
+        start = os.lseek(fd, 0, os.SEEK_END)
         try:
-            self._file.write(line)
-            self._file.flush()
-            os.fsync(self._file.fileno())
+            done = 0
+            while done < len(line):
+                written = os.write(fd, line[done:])
+                if not written:
+                    raise OSError(errno.ENOSPC, "nothing could be written")
+                done += written
+            os.fsync(fd)
         except OSError:
             self._cut_back(start)
             raise
@@ -126,8 +144,7 @@ class Journal:
     def _cut_back(self, size: int) -> None:
         """After a failed write, take a partial record off again, as far as possible."""
         try:
-            self._file.truncate(size)
-            self._file.seek(size)
+            os.ftruncate(self._file.fileno(), size)
         except OSError:
             log.warning("could not cut a partial record off %s; it will be dropped when read", self.path)
 
@@ -171,7 +188,7 @@ def load(path: str | Path) -> Loaded:
 def _record(raw: bytes) -> dict[str, Any] | None:
     try:
         record = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deeply
         return None
     if not isinstance(record, dict) or not isinstance(record.get("crc"), str):
         return None
