@@ -944,12 +944,19 @@ JOURNAL_HEADER = {"format": JOURNAL_FORMAT, "version": JOURNAL_VERSION, "setting
 @cache
 def real_journal() -> tuple[bytes, tuple[tuple[str, ...], ...]]:
     """A journal written by :class:`Journal` for a game played some way in with a
-    few undos, and the steps it holds after each record (``held[0]``: the header,
-    no steps; ``held[k]``: after the k-th record behind it)."""
+    few undos and records of two steps, and the steps it holds after each record
+    (``held[0]``: the header, no steps; ``held[k]``: after the k-th record behind it)."""
     game = new_game(JOURNAL_SETTINGS, speed_street(), standard_deck())
     rng = random.Random(7)
     steps: list[str] = []
     held: list[tuple[str, ...]] = [()]
+
+    def play() -> Action:
+        action = game.chance(rng) if game.to_move == CHANCE else rng.choice(game.legal_actions())
+        game.apply(action)
+        steps.append(str(action))
+        return action
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "journal.jsonl"
         journal = Journal.create(path, JOURNAL_SETTINGS)
@@ -957,11 +964,10 @@ def real_journal() -> tuple[bytes, tuple[tuple[str, ...], ...]]:
             if n % 9 == 8:
                 journal.append_undo(input_number=n)
                 steps.pop()
+            elif n % 9 == 4:
+                journal.append([play(), play()], input_number=n)
             else:
-                action = game.chance(rng) if game.to_move == CHANCE else rng.choice(game.legal_actions())
-                game.apply(action)
-                journal.append(action, input_number=n)
-                steps.append(str(action))
+                journal.append(play(), input_number=n)
             held.append(tuple(steps))
         journal.close()
         return path.read_bytes(), tuple(held)
@@ -1042,8 +1048,9 @@ def journal_records(draw: st.DrawFn) -> bytes:
     lines = [crc_line(JOURNAL_HEADER)]
     for n in range(1, draw(st.integers(0, 5)) + 1):
         record: dict[str, Any] = {"n": draw(st.just(n) | st.sampled_from([0, n + 1, -1, True, str(n), 1.0 * n]))}
-        record["step" if draw(st.booleans()) else "undo"] = draw(
-            notations | st.text(max_size=20) | json_values | st.just(True))
+        for key in draw(st.lists(st.sampled_from(["step", "steps", "undo"]), min_size=1, max_size=2, unique=True)):
+            value = notations | st.text(max_size=20) | json_values | st.just(True)
+            record[key] = draw(st.lists(value, max_size=4) if key == "steps" and draw(st.booleans()) else value)
         if draw(st.booleans()):
             record["in"] = draw(json_values)
         lines.append(crc_line(record))

@@ -103,12 +103,19 @@ class TableController:
     def handle(self, event: Event) -> None:
         """React to one thing that happened at the table."""
         self.inputs += 1
+        if self.game.phase is Phase.DEAL and self.dealer is not None or self._deal_waits():
+            self._prepare()  # a deal the disk refused before: try again first
         if isinstance(event, TagLaid):
             self._tag(event)
         elif isinstance(event, ButtonPressed):
             self._button(event)
         elif isinstance(event, DeviceStatus):
             self.say(event.message)
+
+    def _deal_waits(self) -> bool:
+        """A deal by hand with nothing to scan, not yet saved (the disk was full)."""
+        game = self.game
+        return game.phase is Phase.DEAL and self.entry is None and LayoutEntry.for_game(game).deal() is not None
 
     def tick(self, now: float) -> None:
         """Time passes: an entry with a time limit (the pit stop claim window) may close."""
@@ -200,26 +207,35 @@ class TableController:
         self._apply_all([action])
 
     def _apply_all(self, actions: list[Action]) -> None:
-        """Apply ``actions`` in order; a refusal stops there, with the game as it was
-        before the refused one."""
-        for action in actions:
-            try:
-                self._commit(action)
-            except (IllegalActionError, OSError) as exc:
-                self.refuse(str(exc) if isinstance(exc, IllegalActionError) else self._unsaved(exc))
-                self._prepare(quiet=True)
-                return
-            self._tell_events()
+        """Take the steps one input leads to, all or none: checked (on a copy of the
+        game when there are several), made durable together, then applied."""
+        try:
+            self._commit(actions)
+        except IllegalActionError as exc:
+            self.refuse(str(exc))
+            self._prepare(quiet=True)
+            return
+        except OSError as exc:
+            self.refuse(self._unsaved(exc))
+            self._prepare(quiet=True)
+            return
         self.sound.confirm()
         self._prepare()
 
-    def _commit(self, action: Action) -> None:
-        """Check ``action``, make it durable in the journal, then take it: a step the
-        disk refuses is never shown."""
+    def _commit(self, actions: list[Action]) -> None:
+        """Check ``actions``, make them durable in the journal, then take them: a step
+        the disk refuses is never shown."""
         if self.journal is not None:
-            self.game.check(action)
-            self.journal.append(action, input_number=self.inputs)
-        self.game.apply(action)
+            if len(actions) == 1:
+                self.game.check(actions[0])
+            else:
+                trial = type(self.game).replay(self.game.settings, self.game.track, self.game.deck, self.game.log)
+                for action in actions:
+                    trial.apply(action)
+            self.journal.append(actions, input_number=self.inputs)
+        for action in actions:
+            self.game.apply(action)
+            self._tell_events()
 
     @staticmethod
     def _unsaved(exc: OSError) -> str:
@@ -251,8 +267,12 @@ class TableController:
             # A machine's deal (the demo), or by hand with nothing laid out to scan.
             deal = self.dealer(game) if self.dealer is not None else LayoutEntry.for_game(game).deal()
             if deal is not None:
-                self._commit(deal)
-                self._tell_events()
+                try:
+                    self._commit([deal])
+                except OSError as exc:  # tried again with the next input
+                    self.refuse(self._unsaved(exc))
+                    self.entry = self.choice = None
+                    return
         self.entry = entry_for(game, self.clock(), dealt_by_hand=self.dealer is None, claim_window=self.claim_window)
         self.choice = None if self.entry is not None else choice_for(game)
         if not game.is_over and not quiet:

@@ -21,6 +21,7 @@ import logging
 import os
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -107,10 +108,18 @@ class Journal:
                 os.fsync(file.fileno())
         return cls(path, open(path, "ab"), loaded.records), loaded  # noqa: SIM115
 
-    def append(self, action: Action, *, input_number: int | None = None) -> None:
+    def append(self, action: Action | Sequence[Action], *, input_number: int | None = None) -> None:
         """Record a confirmed step durably. Raises OSError (disk full...) with the
-        file as it was: the caller must then not take the step."""
-        record: dict[str, Any] = {"n": self.records + 1, "step": str(action)}
+        file as it was: the caller must then not take the step.
+
+        The steps one input leads to (OK closing a pit stop claim window: a pass per
+        seat asked, then the claim) go into one record, so a crash keeps all or none."""
+        steps = [action] if not isinstance(action, Sequence) else list(action)
+        record: dict[str, Any] = {"n": self.records + 1}
+        if len(steps) == 1:
+            record["step"] = str(steps[0])
+        else:
+            record["steps"] = [str(step) for step in steps]
         if input_number is not None:
             record["in"] = input_number
         self._write(_line(record))
@@ -219,8 +228,9 @@ def _steps(records: list[dict[str, Any]], source: str) -> tuple[list[Action], in
             if steps:
                 steps.pop()
         else:
+            texts = record["steps"] if isinstance(record.get("steps"), list) else [record.get("step")]
             try:
-                steps.append(parse_action(str(record.get("step"))))
+                steps.extend(parse_action(str(text)) for text in texts)
             except ValueError as exc:
                 raise DataError(source, [f"record {record.get('n')}: {exc}"]) from None
         if isinstance(record.get("in"), int):
