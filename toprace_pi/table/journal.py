@@ -213,11 +213,37 @@ def _settings(header: dict[str, Any], source: str) -> Settings:
         raise DataError(source, [f"written by another version (journal version {header.get('version')!r}, "
                                  f"this toprace-pi reads version {VERSION}); it is left as it is"])
     fields = header.get("settings")
+    problems = _settings_problems(fields)
+    if problems:
+        raise DataError(source, [f"the header's settings: {p}" for p in problems])
+    assert isinstance(fields, dict)
     try:
-        assert isinstance(fields, dict)
         return Settings(**{**fields, "players": tuple(fields["players"])})
-    except (AssertionError, TypeError, KeyError, ValueError) as exc:
+    except (TypeError, ValueError) as exc:
         raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None
+
+
+def _settings_problems(fields: object) -> list[str]:
+    """Type checks the Settings constructor does not make itself."""
+    from toprace_pi.rules.variants import variant_names
+
+    if not isinstance(fields, dict):
+        return ["not a table"]
+    problems = []
+    players = fields.get("players")
+    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
+        problems.append("'players' must be a list of names")
+    for key in ("races", "first_opener"):
+        if not isinstance(fields.get(key), int) or isinstance(fields.get(key), bool):
+            problems.append(f"{key!r} must be a whole number")
+    for key in ("track", "deck"):
+        if not isinstance(fields.get(key), str):
+            problems.append(f"{key!r} must be a name")
+    if fields.get("variant") not in variant_names():
+        problems.append(f"'variant' must be one of {', '.join(variant_names())}")
+    if not isinstance(fields.get("tips_at_end", False), bool):
+        problems.append("'tips_at_end' must be true or false")
+    return problems
 
 
 def _steps(records: list[dict[str, Any]], source: str) -> tuple[list[Action], int | None]:
