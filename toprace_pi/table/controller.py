@@ -87,6 +87,7 @@ class TableController:
         #: How many inputs (scans, presses) the table has handled; the journal notes
         #: which one led to each step.
         self.inputs = inputs
+        self._input: str | None = None
         self.dealer = dealer
         self.identify = identify
         self.say = say
@@ -103,6 +104,7 @@ class TableController:
     def handle(self, event: Event) -> None:
         """React to one thing that happened at the table."""
         self.inputs += 1
+        self._input = _describe(event)
         if self.game.phase is Phase.DEAL and self.dealer is not None or self._deal_waits():
             self._prepare()  # a deal the disk refused before: try again first
         if isinstance(event, TagLaid):
@@ -222,7 +224,7 @@ class TableController:
         self.sound.confirm()
         self._prepare()
 
-    def _commit(self, actions: list[Action]) -> None:
+    def _commit(self, actions: list[Action], *, automatic: bool = False) -> None:
         """Check ``actions``, make them durable in the journal, then take them: a step
         the disk refuses is never shown."""
         if self.journal is not None:
@@ -232,7 +234,7 @@ class TableController:
                 trial = type(self.game).replay(self.game.settings, self.game.track, self.game.deck, self.game.log)
                 for action in actions:
                     trial.apply(action)
-            self.journal.append(actions, input_number=self.inputs)
+            self.journal.append(actions, input_number=self.inputs, by=None if automatic else self._input)
         for action in actions:
             self.game.apply(action)
             self._tell_events()
@@ -268,7 +270,7 @@ class TableController:
             deal = self.dealer(game) if self.dealer is not None else LayoutEntry.for_game(game).deal()
             if deal is not None:
                 try:
-                    self._commit([deal])
+                    self._commit([deal], automatic=True)  # a deal follows the race's end, not an input
                 except OSError as exc:  # tried again with the next input
                     self.refuse(self._unsaved(exc))
                     self.entry = self.choice = None
@@ -315,6 +317,15 @@ class TableController:
                 self.say(sentence)
             if isinstance(event, CarFinished):
                 self.sound.finish(event.place)
+
+
+def _describe(event: Event) -> str:
+    """An input in a few words, as the journal notes it."""
+    if isinstance(event, TagLaid):
+        return f"tag {event.uid.hex()} on {event.reader}"
+    if isinstance(event, ButtonPressed):
+        return f"{event.button}{' held' if event.held else ''}"
+    return type(event).__name__
 
 
 #: Events the table reads out as the engine words them.

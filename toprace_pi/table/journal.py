@@ -108,7 +108,9 @@ class Journal:
                 os.fsync(file.fileno())
         return cls(path, open(path, "ab"), loaded.records), loaded  # noqa: SIM115
 
-    def append(self, action: Action | Sequence[Action], *, input_number: int | None = None) -> None:
+    def append(
+        self, action: Action | Sequence[Action], *, input_number: int | None = None, by: str | None = None
+    ) -> None:
         """Record a confirmed step durably. Raises OSError (disk full...) with the
         file as it was: the caller must then not take the step.
 
@@ -122,6 +124,8 @@ class Journal:
             record["steps"] = [str(step) for step in steps]
         if input_number is not None:
             record["in"] = input_number
+        if by is not None:
+            record["by"] = by  # the input that led to the step, for people reading the journal
         self._write(_line(record))
         self.records += 1
 
