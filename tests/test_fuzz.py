@@ -108,6 +108,15 @@ def attempt(call: Callable[[], T], expected: type[BaseException] | tuple[type[Ba
         event("clean error" if error is not None else "valid result")
     return result, error
 
+def expect(parse: Callable[[], Any], source: str, valid: Callable[[Any], None]) -> None:
+    """``parse()`` gives an object that passes ``valid``, or a clean DataError naming ``source``."""
+    result, error = attempt(parse, DataError)
+    if error is not None:
+        assert_data_error(error, source)
+    else:
+        valid(result)
+
+
 
 def assert_data_error(error: BaseException, source: str) -> None:
     """A clean DataError: names the file, lists at least one readable problem."""
@@ -400,11 +409,7 @@ def assert_valid_track(track: Track) -> None:
 @given(data=st.data())
 def test_track_mutations(data: st.DataObject) -> None:
     doc = mutate(data, TRACK_DOC)
-    track, error = attempt(lambda: Track.from_dict(doc, "tracks/fuzzed.toml"), DataError)
-    if error is not None:
-        assert_data_error(error, "tracks/fuzzed.toml")
-    else:
-        assert_valid_track(track)
+    expect(lambda: Track.from_dict(doc, "tracks/fuzzed.toml"), "tracks/fuzzed.toml", assert_valid_track)
 
 
 @fuzz(60)
@@ -412,33 +417,21 @@ def test_track_mutations(data: st.DataObject) -> None:
        | st.builds(lambda header: {"track": header}, st.dictionaries(st.sampled_from(
            ["name", "lanes", "finish_line", "tip_lines", "reconstructed", "note", "spaces"]), toml_values)))
 def test_track_from_any_table(doc: dict[str, Any]) -> None:
-    track, error = attempt(lambda: Track.from_dict(doc, "odd.toml"), DataError)
-    if error is not None:
-        assert_data_error(error, "odd.toml")
-    else:
-        assert_valid_track(track)
+    expect(lambda: Track.from_dict(doc, "odd.toml"), "odd.toml", assert_valid_track)
 
 
 @fuzz(150)
 @given(content=raw_files(TRACK_TEXT))
 def test_track_files(folder: Path, content: bytes) -> None:
     path = write(folder, content)
-    track, error = attempt(lambda: load_track(path), DataError)
-    if error is not None:
-        assert_data_error(error, str(path))
-    else:
-        assert_valid_track(track)
+    expect(lambda: load_track(path), str(path), assert_valid_track)
 
 
 @fuzz(60)
 @given(name=st.text(max_size=300) | st.sampled_from(["", ".", "/", "/tmp", "x" * 5000, "a/" * 3000, "\x00"]))
 def test_track_names(name: str) -> None:
     """A name that is neither a shipped track nor a readable file is a DataError naming it."""
-    track, error = attempt(lambda: load_track(name), DataError)
-    if error is not None:
-        assert_data_error(error, name)
-    else:
-        assert_valid_track(track)
+    expect(lambda: load_track(name), name, assert_valid_track)
 
 
 # --- 2. decks -------------------------------------------------------------------------------------------------------
@@ -462,11 +455,7 @@ def assert_valid_deck(deck: Deck) -> None:
 @given(data=st.data())
 def test_deck_mutations(data: st.DataObject) -> None:
     doc = mutate(data, DECK_DOC)
-    deck, error = attempt(lambda: Deck.from_dict(doc, "decks/fuzzed.toml"), DataError)
-    if error is not None:
-        assert_data_error(error, "decks/fuzzed.toml")
-    else:
-        assert_valid_deck(deck)
+    expect(lambda: Deck.from_dict(doc, "decks/fuzzed.toml"), "decks/fuzzed.toml", assert_valid_deck)
 
 
 @fuzz(60)
@@ -474,22 +463,14 @@ def test_deck_mutations(data: st.DataObject) -> None:
        | st.builds(lambda header: {"deck": header}, st.dictionaries(st.sampled_from(
            ["name", "reconstructed", "note", "cards"]), toml_values)))
 def test_deck_from_any_table(doc: dict[str, Any]) -> None:
-    deck, error = attempt(lambda: Deck.from_dict(doc, "odd.toml"), DataError)
-    if error is not None:
-        assert_data_error(error, "odd.toml")
-    else:
-        assert_valid_deck(deck)
+    expect(lambda: Deck.from_dict(doc, "odd.toml"), "odd.toml", assert_valid_deck)
 
 
 @fuzz(120)
 @given(content=raw_files(DECK_TEXT))
 def test_deck_files(folder: Path, content: bytes) -> None:
     path = write(folder, content)
-    deck, error = attempt(lambda: load_deck(path), DataError)
-    if error is not None:
-        assert_data_error(error, str(path))
-    else:
-        assert_valid_deck(deck)
+    expect(lambda: load_deck(path), str(path), assert_valid_deck)
 
 
 # --- 3. tip tables --------------------------------------------------------------------------------------------------
@@ -508,11 +489,7 @@ def assert_valid_tip_table(table: TipTable) -> None:
 @given(data=st.data())
 def test_tip_table_mutations(data: st.DataObject) -> None:
     doc = mutate(data, TIPS_DOC)
-    table, error = attempt(lambda: TipTable.from_dict(doc, "tips/fuzzed.toml"), DataError)
-    if error is not None:
-        assert_data_error(error, "tips/fuzzed.toml")
-    else:
-        assert_valid_tip_table(table)
+    expect(lambda: TipTable.from_dict(doc, "tips/fuzzed.toml"), "tips/fuzzed.toml", assert_valid_tip_table)
 
 
 @fuzz(60)
@@ -520,22 +497,14 @@ def test_tip_table_mutations(data: st.DataObject) -> None:
        | st.builds(lambda header: {"tips": header}, st.dictionaries(st.sampled_from(
            ["name", "reconstructed", "first", "second", "third"]), toml_values | st.lists(st.integers(), max_size=7))))
 def test_tip_table_from_any_table(doc: dict[str, Any]) -> None:
-    table, error = attempt(lambda: TipTable.from_dict(doc, "odd.toml"), DataError)
-    if error is not None:
-        assert_data_error(error, "odd.toml")
-    else:
-        assert_valid_tip_table(table)
+    expect(lambda: TipTable.from_dict(doc, "odd.toml"), "odd.toml", assert_valid_tip_table)
 
 
 @fuzz(100)
 @given(content=raw_files(TIPS_TEXT))
 def test_tip_table_files(folder: Path, content: bytes) -> None:
     path = write(folder, content)
-    table, error = attempt(lambda: load_tip_table(path), DataError)
-    if error is not None:
-        assert_data_error(error, str(path))
-    else:
-        assert_valid_tip_table(table)
+    expect(lambda: load_tip_table(path), str(path), assert_valid_tip_table)
 
 
 # --- 4. board profiles ----------------------------------------------------------------------------------------------
@@ -624,33 +593,21 @@ def assert_valid_config(config: TableConfig) -> None:
 @given(data=st.data())
 def test_config_mutations(data: st.DataObject) -> None:
     doc = mutate(data, CONFIG_DOC)
-    config, error = attempt(lambda: parse_config(doc, "config.toml"), DataError)
-    if error is not None:
-        assert_data_error(error, "config.toml")
-    else:
-        assert_valid_config(config)
+    expect(lambda: parse_config(doc, "config.toml"), "config.toml", assert_valid_config)
 
 
 @fuzz(100)
 @given(doc=st.dictionaries(st.sampled_from(["game", "readers", "strip", "buttons", "sound", "files", "x"]),
                            toml_values, max_size=4))
 def test_config_from_any_table(doc: dict[str, Any]) -> None:
-    config, error = attempt(lambda: parse_config(doc, "config.toml"), DataError)
-    if error is not None:
-        assert_data_error(error, "config.toml")
-    else:
-        assert_valid_config(config)
+    expect(lambda: parse_config(doc, "config.toml"), "config.toml", assert_valid_config)
 
 
 @fuzz(120)
 @given(content=raw_files(CONFIG_TEXT))
 def test_config_files(folder: Path, content: bytes) -> None:
     path = write(folder, content, "config.toml")
-    config, error = attempt(lambda: load_config(path), DataError)
-    if error is not None:
-        assert_data_error(error, str(path))
-    else:
-        assert_valid_config(config)
+    expect(lambda: load_config(path), str(path), assert_valid_config)
 
 
 def test_config_paths_that_are_no_files(folder: Path) -> None:
@@ -727,11 +684,7 @@ def assert_valid_registry(registry: TagRegistry) -> None:
 @given(data=st.data())
 def test_registry_mutations(data: st.DataObject) -> None:
     doc = mutate(data, REGISTRY_DOC)
-    registry, error = attempt(lambda: TagRegistry.from_dict(doc, "tags.json"), DataError)
-    if error is not None:
-        assert_data_error(error, "tags.json")
-    else:
-        assert_valid_registry(registry)
+    expect(lambda: TagRegistry.from_dict(doc, "tags.json"), "tags.json", assert_valid_registry)
 
 
 @fuzz(150)
@@ -740,11 +693,7 @@ def test_registry_mutations(data: st.DataObject) -> None:
      "tags": st.dictionaries(st.text(max_size=24) | st.text("0123456789abcdefABCDEF ", max_size=24),
                              json_values | record_words.map(lambda w: f"card {w}"), max_size=5)}))
 def test_registry_from_any_json(doc: object) -> None:
-    registry, error = attempt(lambda: TagRegistry.from_dict(doc, "tags.json"), DataError)
-    if error is not None:
-        assert_data_error(error, "tags.json")
-    else:
-        assert_valid_registry(registry)
+    expect(lambda: TagRegistry.from_dict(doc, "tags.json"), "tags.json", assert_valid_registry)
 
 
 @fuzz(150)
@@ -759,11 +708,7 @@ def test_registry_from_any_json(doc: object) -> None:
 ))
 def test_registry_files(folder: Path, content: bytes) -> None:
     path = write(folder, content, "tags.json")
-    registry, error = attempt(lambda: TagRegistry.load(path), DataError)
-    if error is not None:
-        assert_data_error(error, str(path))
-    else:
-        assert_valid_registry(registry)
+    expect(lambda: TagRegistry.load(path), str(path), assert_valid_registry)
 
 
 def test_registry_paths_that_are_no_files(folder: Path) -> None:
