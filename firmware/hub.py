@@ -1,0 +1,108 @@
+"""The reader hub's logic, free of CircuitPython modules so it runs under CPython in the tests.
+
+``Hub(readers, write, clock)``: ``readers`` are PN532-like objects (duck-typed:
+``read_passive_target(timeout=...)`` returns a uid or None; any exception counts
+as a reader failure), ``write(bytes)`` sends one encoded line to the host,
+``clock()`` returns seconds (``time.monotonic``). Call ``step()`` in a loop and
+``command(line)`` for each line the host sends.
+"""
+
+import protocol
+
+MISSES_TO_LIFT = 3
+BEAT_INTERVAL = 1.0
+RETRY_INTERVAL = 1.0
+READ_TIMEOUT = 0.05
+
+
+class _Slot:
+    def __init__(self, reader):
+        self.reader = reader
+        self.current = None  # uid (bytes) taken to lie on the reader
+        self.misses = 0
+        self.failing = False
+        self.retry_at = 0.0
+
+
+class Hub:
+    def __init__(self, readers, write, clock, read_timeout=READ_TIMEOUT, read_record=None):
+        if len(readers) > protocol.MAX_READERS:
+            raise ValueError("at most %d readers" % protocol.MAX_READERS)
+        self._slots = [_Slot(r) for r in readers]
+        self._write = write
+        self._clock = clock
+        self._read_timeout = read_timeout
+        # read_record(reader, uid) -> text or None: the tag's text record, when the firmware can read it.
+        self._read_record = read_record
+        self._seq = 0
+        self._started = False
+        self._next_beat = 0.0
+
+    def send(self, kind, *fields):
+        line = protocol.encode(self._seq, kind, *fields)
+        self._seq = (self._seq + 1) & 0xFFFF
+        self._write(line)
+
+    def step(self):
+        """Poll every reader once; send HELLO first, BEAT once a second."""
+        now = self._clock()
+        if not self._started:
+            self._started = True
+            self.send("HELLO", protocol.VERSION, len(self._slots))
+            self._next_beat = now + BEAT_INTERVAL
+        for index in range(len(self._slots)):
+            self._poll(index)
+        now = self._clock()
+        if now >= self._next_beat:
+            self.send("BEAT")
+            self._next_beat += BEAT_INTERVAL  # no drift
+            if self._next_beat <= now:  # fell far behind: start again from now
+                self._next_beat = now + BEAT_INTERVAL
+
+    def command(self, line):
+        """Answer one line from the host; unknown commands are ignored."""
+        if bytes(line).strip() == protocol.STATUS_COMMAND and self._slots:
+            self.send("STATUS", *[not slot.failing for slot in self._slots])
+
+    def _poll(self, index):
+        slot = self._slots[index]
+        if slot.failing and self._clock() < slot.retry_at:
+            return
+        try:
+            uid = slot.reader.read_passive_target(timeout=self._read_timeout)
+        except Exception as exc:  # a PN532 that is unplugged or confused raises all kinds
+            slot.retry_at = self._clock() + RETRY_INTERVAL
+            if not slot.failing:
+                slot.failing = True
+                message = (str(exc) or type(exc).__name__)[:40]
+                self.send("ERROR", index, message)
+            return
+        slot.failing = False
+        if uid is None:
+            if slot.current is not None:
+                slot.misses += 1
+                if slot.misses >= MISSES_TO_LIFT:
+                    self._lift(index)
+            return
+        uid = bytes(uid)
+        slot.misses = 0
+        if uid == slot.current:
+            return
+        self._lift(index)
+        slot.current = uid
+        record = None
+        if self._read_record is not None:
+            try:
+                record = self._read_record(slot.reader, uid)
+            except Exception:
+                record = None
+        if record is not None and (record == "" or len(protocol.escape(record)) > 120):
+            record = None  # too long for one line; the host reads it as "no record"
+        self.send("LAID", index, uid, record)
+
+    def _lift(self, index):
+        slot = self._slots[index]
+        if slot.current is not None:
+            self.send("LIFTED", index, slot.current)
+        slot.current = None
+        slot.misses = 0

@@ -1,0 +1,472 @@
+"""The reader hub: its line protocol, its firmware logic under CPython, and the host's HubReader over a pty."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toprace_pi.hardware import ReaderError, hub_protocol
+from toprace_pi.hardware.events import TagLaid, TagLifted
+from toprace_pi.hardware.hub import HubReader, find_hub_port
+
+FIRMWARE = Path(__file__).parent.parent / "firmware"
+sys.path.insert(0, str(FIRMWARE))
+
+import protocol  # noqa: E402  (firmware/protocol.py, as on the CIRCUITPY drive)
+from hub import Hub  # noqa: E402  (firmware/hub.py)
+
+from protocol import ProtocolError, decode, encode  # noqa: E402  isort: skip
+
+
+class FakeClock:
+    def __init__(self, now: float = 100.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FakePN532:
+    """``read_passive_target`` like adafruit's PN532: the uid lying there, None, or an exception when broken."""
+
+    def __init__(self) -> None:
+        self.uid: bytes | None = None
+        self.broken = False
+        self.reads = 0
+
+    def read_passive_target(self, timeout: float = 1.0) -> bytearray | None:
+        self.reads += 1
+        if self.broken:
+            raise RuntimeError("Did not receive expected ACK from PN532!")
+        return bytearray(self.uid) if self.uid is not None else None
+
+
+# --- protocol ----------------------------------------------------------------------------------------------------
+
+
+def test_the_host_copy_of_the_protocol_is_the_firmware_file():
+    host = Path(hub_protocol.__file__).read_bytes()
+    assert host == (FIRMWARE / "protocol.py").read_bytes()
+
+
+def test_crc_is_ccitt_false():
+    assert protocol.crc16(b"123456789") == 0x29B1
+
+
+@pytest.mark.parametrize(
+    ("kind", "fields", "decoded"),
+    [
+        ("HELLO", ("1.0", 4), ("1.0", 4)),
+        ("LAID", (2, b"\x04\xa1\xff\x00", "toprace card 17"), (2, b"\x04\xa1\xff\x00", "toprace card 17")),
+        ("LAID", (0, b"\x04\x01\x02\x03\x04\x05\x06", None), (0, b"\x04\x01\x02\x03\x04\x05\x06", None)),
+        ("LAID", (1, b"\x01\x02\x03\x04", "-"), (1, b"\x01\x02\x03\x04", "-")),
+        ("LIFTED", (3, b"\xde\xad\xbe\xef"), (3, b"\xde\xad\xbe\xef")),
+        ("ERROR", (1, "no ACK from PN532"), (1, "no ACK from PN532")),
+        ("BEAT", (), ()),
+        ("STATUS", (True, False, True), ("ok", "failing", "ok")),
+    ],
+)
+def test_round_trip(kind, fields, decoded):
+    line = encode(7, kind, *fields)
+    assert line.endswith(b"\n") and b"  " not in line
+    assert decode(line) == protocol.Message(7, kind, decoded)
+
+
+def test_escapes_keep_spaces_percent_star_and_unicode():
+    text = "100% * car  rot é ☃"
+    line = encode(1, "LAID", 0, b"\x01\x02\x03\x04", text)
+    assert line.count(b" ") == 5  # seq kind index uid record *crc
+    assert decode(line).fields[2] == text
+
+
+def test_sequence_numbers_wrap():
+    assert decode(encode(65536 + 5, "BEAT")).seq == 5
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b"",
+        b"\n",
+        b"1 BEAT\n",  # no checksum
+        b"1 BEAT *0000\n",  # wrong checksum
+        b"1 BEAT *ZZZZ\n",
+        b"1 BEAT *12345\n",
+    ],
+)
+def test_malformed_lines_are_refused(line):
+    with pytest.raises(ProtocolError):
+        decode(line)
+
+
+def _signed(body: str) -> bytes:
+    return (body + " *%04X\n" % protocol.crc16(body.encode())).encode()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "1 HOP",  # unknown kind
+        "1 BEAT x",  # wrong field count
+        "1 LIFTED 0",
+        "1 LAID 0 04a1",
+        "1 LIFTED 0 04g1",  # not hex
+        "1 LIFTED 0 04a",  # odd length
+        "1 LIFTED 9 04a1",  # reader index out of range
+        "70000 BEAT",  # sequence out of range
+        "-1 BEAT",
+        "+1 BEAT",
+        "1 ERROR 0 bad%zz",  # bad escape
+        "1 LAID 0 04a1 %FF",  # not UTF-8
+        "1 STATUS maybe",
+        "1  BEAT",  # empty field
+    ],
+)
+def test_lines_with_a_good_checksum_but_bad_content_are_refused(body):
+    with pytest.raises(ProtocolError):
+        decode(_signed(body))
+
+
+def test_too_long_lines_are_refused():
+    with pytest.raises(ProtocolError):
+        encode(1, "ERROR", 0, "x" * 300)
+    with pytest.raises(ProtocolError):
+        decode(_signed("1 ERROR 0 " + "x" * 200))
+
+
+@settings(max_examples=500, deadline=200)
+@given(st.binary(max_size=300))
+def test_decode_never_fails_otherwise(data):
+    try:
+        message = decode(data)
+    except ProtocolError:
+        return
+    assert message.kind in protocol.KINDS
+
+
+@settings(max_examples=300, deadline=200)
+@given(
+    st.integers(0, 65535),
+    st.integers(0, 7),
+    st.binary(min_size=4, max_size=10),
+    st.none() | st.text(min_size=1, max_size=8),
+)
+def test_any_laid_round_trips(seq, index, uid, record):
+    assert decode(encode(seq, "LAID", index, uid, record)).fields == (index, uid, record)
+
+
+@settings(max_examples=300, deadline=200)
+@given(st.binary(min_size=1, max_size=120), st.integers(0, 119))
+def test_a_corrupted_byte_is_caught(record, where):
+    line = encode(1, "LAID", 0, b"\x01\x02\x03\x04", record.hex())
+    where %= len(line) - 1
+    flipped = bytearray(line)
+    flipped[where] ^= 0x01
+    with pytest.raises(ProtocolError):
+        decode(bytes(flipped))
+
+
+# --- the firmware's Hub ------------------------------------------------------------------------------------------
+
+
+def make_hub(count=2):
+    readers = [FakePN532() for _ in range(count)]
+    lines: list[bytes] = []
+    clock = FakeClock()
+    hub = Hub(readers, lines.append, clock)
+    return hub, readers, lines, clock
+
+
+def kinds(lines):
+    return [(m.kind, m.fields) for m in map(decode, lines)]
+
+
+def test_hub_says_hello_then_reports_laid_and_lifted_once():
+    hub, readers, lines, _ = make_hub()
+    hub.step()
+    assert kinds(lines) == [("HELLO", (protocol.VERSION, 2))]
+    lines.clear()
+    readers[0].uid = b"\x04\x01\x02\x03"
+    readers[1].uid = b"\x04\x09\x09\x09"
+    for _ in range(5):
+        hub.step()
+    assert kinds(lines) == [("LAID", (0, b"\x04\x01\x02\x03", None)), ("LAID", (1, b"\x04\x09\x09\x09", None))]
+    lines.clear()
+    readers[0].uid = None
+    hub.step()
+    hub.step()
+    assert lines == []  # two misses are not a lift
+    hub.step()
+    assert kinds(lines) == [("LIFTED", (0, b"\x04\x01\x02\x03"))]
+
+
+def test_hub_a_missed_poll_is_not_a_lift_and_a_new_tag_replaces_at_once():
+    hub, readers, lines, _ = make_hub(1)
+    readers[0].uid = b"\x01\x01\x01\x01"
+    hub.step()
+    readers[0].uid = None
+    hub.step()
+    readers[0].uid = b"\x01\x01\x01\x01"
+    hub.step()
+    readers[0].uid = b"\x02\x02\x02\x02"
+    hub.step()
+    assert [k for k, _ in kinds(lines)] == ["HELLO", "LAID", "LIFTED", "LAID"]
+
+
+def test_hub_sequence_numbers_count_up():
+    hub, readers, lines, _ = make_hub(1)
+    for uid in (b"\x01\x01\x01\x01", b"\x02\x02\x02\x02", b"\x03\x03\x03\x03"):
+        readers[0].uid = uid
+        hub.step()
+    assert [decode(line).seq for line in lines] == list(range(len(lines)))
+
+
+def test_hub_failing_reader_sends_one_error_and_is_retried():
+    hub, readers, lines, clock = make_hub()
+    hub.step()
+    readers[1].broken = True
+    for _ in range(5):
+        hub.step()
+        clock.now += 0.1
+    assert kinds(lines)[1:] == [("ERROR", (1, "Did not receive expected ACK from PN532!"[:40]))] + [("BEAT", ())] * 0
+    assert readers[1].reads >= 2  # retried after a second, not given up
+    hub.command(b"STATUS?\n")
+    assert kinds(lines)[-1] == ("STATUS", ("ok", "failing"))
+    readers[1].broken = False
+    readers[1].uid = b"\x05\x05\x05\x05"
+    clock.now += 1.0
+    hub.step()
+    assert ("LAID", (1, b"\x05\x05\x05\x05", None)) in kinds(lines)
+    hub.command(b"STATUS?")
+    assert kinds(lines)[-1] == ("STATUS", ("ok", "ok"))
+
+
+def test_hub_beats_every_second_by_its_clock():
+    hub, _, lines, clock = make_hub()
+    hub.step()
+    for _ in range(12):
+        clock.now += 0.25
+        hub.step()
+    assert [k for k, _ in kinds(lines)].count("BEAT") == 3
+
+
+def test_hub_ignores_unknown_commands():
+    hub, _, lines, _ = make_hub()
+    hub.command(b"REBOOT!")
+    assert lines == []
+
+
+def test_hub_sends_a_record_when_it_can_read_one():
+    readers = [FakePN532()]
+    lines: list[bytes] = []
+    hub = Hub(readers, lines.append, FakeClock(), read_record=lambda reader, uid: "toprace card 17")
+    readers[0].uid = b"\x01\x02\x03\x04"
+    hub.step()
+    assert decode(lines[-1]).fields == (0, b"\x01\x02\x03\x04", "toprace card 17")
+
+
+# --- the host's HubReader over a pty -----------------------------------------------------------------------------
+
+
+class Pty:
+    """The hub's end of a pseudo-terminal: the host opens ``port`` with pyserial."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = os.openpty()
+        self.port = os.ttyname(self.slave)
+
+    def write(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def unplug(self) -> None:
+        os.close(self.master)
+        self.master = -1
+
+    def close(self) -> None:
+        for fd in (self.master, self.slave):
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.master = self.slave = -1
+
+
+@pytest.fixture
+def pty():
+    ptys: list[Pty] = []
+
+    def make() -> Pty:
+        ptys.append(Pty())
+        return ptys[-1]
+
+    yield make
+    for p in ptys:
+        p.close()
+
+
+def drain(reader: HubReader, polls: int = 8) -> list:
+    events = []
+    for _ in range(polls):
+        events.extend(reader.poll())
+    return events
+
+
+def connect(pty, names=None):
+    """A pty, a HubReader opened on it, and a Hub writing into it; all on one fake clock."""
+    p = pty()
+    clock = FakeClock()
+    reader = HubReader(names, port=p.port, clock=clock)
+    assert reader.poll() == []  # opens the port (raw mode) before the hub writes
+    readers = [FakePN532(), FakePN532()]
+    hub = Hub(readers, p.write, clock)
+    return p, clock, reader, hub, readers
+
+
+def test_host_turns_the_hub_lines_into_events(pty):
+    p, clock, reader, hub, readers = connect(pty, {0: "discard", 1: "cars"})
+    with reader:
+        hub.step()
+        readers[0].uid = b"\x04\x01\x02\x03"
+        readers[1].uid = b"\x04\x09\x09\x09"
+        hub.step()
+        events = drain(reader)
+        assert reader.hello == (protocol.VERSION, 2)
+        assert events == [TagLaid("discard", b"\x04\x01\x02\x03"), TagLaid("cars", b"\x04\x09\x09\x09")]
+        readers[0].uid = None
+        for _ in range(3):
+            hub.step()
+        assert drain(reader) == [TagLifted("discard", b"\x04\x01\x02\x03")]
+        hub.command(b"STATUS?")
+        drain(reader, 3)
+        assert reader.status == ("ok", "ok")
+        assert reader.gaps == 0 and reader.bad_lines == 0
+
+
+def test_host_names_reader_zero_discard_by_default(pty):
+    p, clock, reader, hub, readers = connect(pty)
+    readers[1].uid = b"\x01\x02\x03\x04"
+    hub.step()
+    assert drain(reader) == [TagLaid("reader1", b"\x01\x02\x03\x04")]
+    assert reader.reader_name(0) == "discard"
+    reader.close()
+
+
+def test_host_skips_a_garbled_and_a_truncated_line(pty):
+    p, clock, reader, hub, readers = connect(pty)
+    hub.step()
+    garbled = bytearray(encode(1, "LAID", 0, b"\x01\x02\x03\x04", "x"))
+    garbled[3] ^= 0x20
+    p.write(bytes(garbled))
+    p.write(encode(2, "LAID", 1, b"\x01\x02\x03\x04", "car red")[:12] + b"\n")
+    p.write(encode(3, "LAID", 1, b"\x05\x06\x07\x08", "car blue"))
+    events = drain(reader)
+    assert events == [TagLaid("reader1", b"\x05\x06\x07\x08", "car blue")]
+    assert reader.bad_lines == 2
+    assert reader.gaps == 1  # seq 0 (HELLO) then 3: reported once
+    reader.close()
+
+
+def test_host_gives_up_after_several_bad_lines_in_a_row(pty):
+    p, clock, reader, hub, readers = connect(pty)
+    p.write(b"noise\n" * 3)
+    with pytest.raises(ReaderError, match="bad lines"):
+        drain(reader)
+    reader.close()
+
+
+def test_host_silent_hub_is_a_reader_error_after_the_heartbeat_timeout(pty):
+    p, clock, reader, hub, readers = connect(pty)
+    hub.step()
+    drain(reader, 2)
+    for _ in range(5):  # beats keep it alive
+        clock.now += 1.0
+        hub.step()
+        drain(reader, 2)
+    clock.now += 2.5
+    assert reader.poll() == []
+    clock.now += 1.0
+    with pytest.raises(ReaderError, match="heartbeat"):
+        reader.poll()
+    # the next poll reopens the port; the hub speaks again and all is well
+    assert reader.poll() == []
+    hub.step()
+    readers[0].uid = b"\x01\x02\x03\x04"
+    hub.step()
+    assert drain(reader) == [TagLaid("discard", b"\x01\x02\x03\x04")]
+    reader.close()
+
+
+def test_host_unplug_is_a_reader_error_and_a_new_port_works_after_reopen(pty):
+    p, clock, reader, hub, readers = connect(pty)
+    hub.step()
+    drain(reader, 2)
+    p.unplug()
+    with pytest.raises(ReaderError, match="gone"):
+        drain(reader, 3)
+    p.close()
+    with pytest.raises(ReaderError, match="cannot open"):
+        reader.poll()  # the old port is gone for good
+    q = pty()
+    reader.port = q.port
+    assert reader.poll() == []
+    hub2 = Hub(readers, q.write, clock)  # the hub restarted on being plugged in again
+    readers[1].uid = b"\x09\x09\x09\x09"
+    hub2.step()
+    assert drain(reader) == [TagLaid("reader1", b"\x09\x09\x09\x09")]
+    reader.close()
+    reader.close()  # idempotent
+    with pytest.raises(ReaderError, match="closed"):
+        reader.poll()
+
+
+def test_host_restarted_hub_does_not_lay_a_lying_tag_again(pty):
+    p, clock, reader, hub, readers = connect(pty)
+    readers[0].uid = b"\x01\x02\x03\x04"
+    readers[1].uid = b"\x05\x06\x07\x08"
+    hub.step()
+    assert len(drain(reader)) == 2
+    readers[1].uid = None  # lifted while the hub was restarting
+    restarted = Hub(readers, p.write, clock)
+    restarted.step()
+    clock.now += 1.0
+    restarted.step()  # BEAT
+    assert drain(reader) == [TagLifted("reader1", b"\x05\x06\x07\x08")]
+    reader.close()
+
+
+def test_find_hub_port_by_usb_id(monkeypatch):
+    from serial.tools import list_ports, list_ports_common
+
+    def port(device, vid, pid, interface=None):
+        info = list_ports_common.ListPortInfo(device, skip_link_detection=True)
+        info.vid, info.pid, info.interface = vid, pid, interface
+        return info
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [port("/dev/ttyS0", None, None)])
+    with pytest.raises(ReaderError, match="no reader hub"):
+        find_hub_port()
+    monkeypatch.setattr(
+        list_ports,
+        "comports",
+        lambda: [
+            port("/dev/ttyS0", None, None),
+            port("/dev/ttyACM0", 0x239A, 0x80F4, "CircuitPython CDC control"),
+            port("/dev/ttyACM1", 0x239A, 0x80F4, "CircuitPython CDC2 control"),
+        ],
+    )
+    assert find_hub_port() == "/dev/ttyACM1"
+
+
+def test_host_poll_is_quick_when_nothing_comes(pty):
+    p, clock, reader, hub, readers = connect(pty)
+    started = time.monotonic()
+    reader.poll()
+    assert time.monotonic() - started < 0.2
+    reader.close()
