@@ -1,9 +1,9 @@
 """The line protocol between the reader hub (RP2040, CircuitPython) and the table's host.
 
-This file exists twice, byte for byte: ``firmware/protocol.py`` (copied to the
-CIRCUITPY drive) and ``toprace_pi/hardware/hub_protocol.py`` (used by the host).
-``tests/test_hub.py`` checks that the two are identical. See
-``firmware/PROTOCOL.md`` for the format. Plain Python that runs on both
+One file serves both sides: the host imports it as
+``toprace_pi.hardware.hub_protocol`` and ``firmware/protocol.py`` is a link to it,
+copied to the CIRCUITPY drive with the firmware. See ``firmware/PROTOCOL.md`` for
+the format. Plain Python that runs on both
 CircuitPython and CPython: no dataclasses, no typing, no f-strings.
 """
 
