@@ -23,6 +23,7 @@ from test_properties import (
     GAMES,
     MAX_ACTIONS_PER_RACE,
     TRACKS,
+    Marks,
     Observer,
     assert_json_round_trip,
     assert_replays,
@@ -601,18 +602,10 @@ def test_pit_stop_invariants_hold_after_every_action(setup: PitSetup) -> None:
 @settings(GAMES, max_examples=120)
 @given(pit_setups(races=st.integers(1, 2)), st.randoms(use_true_random=False))
 def test_pit_stop_games_replay_from_their_log(setup: PitSetup, rng: random.Random) -> None:
-    marks: dict[int, tuple[dict, int]] = {}
-    wanted = set(rng.sample(range(1, 300), 3))
-
-    def mark(game: Game, dice: random.Random) -> None:
-        if len(game.log) in wanted:
-            marks[len(game.log)] = (game.snapshot(), len(game.events))
-
-    game, _ = drive(setup, probe=mark, probe_rate=1.0)
+    marks = Marks(rng, span=300)
+    game, _ = drive(setup, probe=marks, probe_rate=1.0)
     assert_replays(game)
-    for upto, (snapshot, events) in marks.items():
-        again = Game.replay(game.settings, game.track, game.deck, [str(a) for a in game.log[:upto]])
-        assert again.snapshot() == snapshot and again.events == game.events[:events]
+    marks.check(game)
     assert_json_round_trip(game)
 
 

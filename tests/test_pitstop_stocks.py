@@ -14,7 +14,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -25,6 +24,7 @@ from test_properties import (
     GAMES,
     MAX_ACTIONS_PER_RACE,
     TRACKS,
+    Marks,
     assert_json_round_trip,
     assert_replays,
     state,
@@ -544,18 +544,10 @@ def test_pitstop_stocks_invariants_hold_after_every_action(setup: PSSetup) -> No
 @settings(GAMES, max_examples=40)
 @given(ps_setups(races=st.integers(1, 2)), st.randoms(use_true_random=False))
 def test_pitstop_stocks_games_replay_from_their_log(setup: PSSetup, rng: random.Random) -> None:
-    marks: dict[int, tuple[dict[str, Any], int]] = {}
-    wanted = set(rng.sample(range(1, 300), 3))
-
-    def mark(game: Game, dice: random.Random) -> None:
-        if len(game.log) in wanted:
-            marks[len(game.log)] = (game.snapshot(), len(game.events))
-
-    game, _ = drive(setup, probe=mark, rate=1.0)
+    marks = Marks(rng, span=300)
+    game, _ = drive(setup, probe=marks, rate=1.0)
     assert_replays(game)
-    for upto, (snapshot, events) in marks.items():
-        again = Game.replay(game.settings, game.track, game.deck, [str(a) for a in game.log[:upto]])
-        assert again.snapshot() == snapshot and again.events == game.events[:events]
+    marks.check(game)
     assert_json_round_trip(game)
 
 

@@ -350,6 +350,23 @@ def assert_replays(game: Game) -> None:
     assert again.events == game.events
 
 
+class Marks:
+    """Snapshots at three random moments of a game (a probe for ``play_checked``),
+    to check afterwards that the log up to each moment rebuilds the game as it was."""
+
+    def __init__(self, rng: random.Random, span: int = 200) -> None:
+        self.wanted = set(rng.sample(range(1, span), 3))
+        self.seen: dict[int, tuple[dict[str, Any], int]] = {}
+
+    def __call__(self, game: Game, dice: random.Random) -> None:
+        if len(game.log) in self.wanted:
+            self.seen[len(game.log)] = (game.snapshot(), len(game.events))
+
+    def check(self, game: Game) -> None:
+        for upto, (snapshot, events) in self.seen.items():
+            assert_prefix_replays(game, upto, snapshot, events)
+
+
 def assert_prefix_replays(game: Game, upto: int, snapshot: dict[str, Any], events: int) -> None:
     """The first ``upto`` actions rebuild the game as it was after them, mid-race."""
     again = Game.replay(game.settings, game.track, game.deck, [str(a) for a in game.log[:upto]])
@@ -529,17 +546,10 @@ def test_invariants_hold_over_multi_race_games(setup: Setup) -> None:
 def test_replaying_the_log_rebuilds_the_game(setup: Setup, rng: random.Random) -> None:
     """Saved games are only their log: the notation alone must rebuild the game,
     at the end and at three random moments (mid-auction, mid-card...)."""
-    marks: dict[int, tuple[dict[str, Any], int]] = {}
-    wanted = set(rng.sample(range(1, 200), 3))
-
-    def mark(game: Game, dice: random.Random) -> None:
-        if len(game.log) in wanted:
-            marks[len(game.log)] = (game.snapshot(), len(game.events))
-
-    game, _ = play_checked(setup, probe=mark, probe_rate=1.0)
+    marks = Marks(rng)
+    game, _ = play_checked(setup, probe=marks, probe_rate=1.0)
     assert_replays(game)
-    for upto, (snapshot, events) in marks.items():
-        assert_prefix_replays(game, upto, snapshot, events)
+    marks.check(game)
     assert_json_round_trip(game)
 
 
