@@ -4,23 +4,7 @@ import time
 
 import settings
 from hub import Hub
-
-
-class LazyReader:
-    """A PN532 built on first use and rebuilt after a failure, so a reader plugged in late still works."""
-
-    def __init__(self, make):
-        self._make = make
-        self._pn532 = None
-
-    def read_passive_target(self, timeout=0.05):
-        if self._pn532 is None:
-            self._pn532 = self._make()
-        try:
-            return self._pn532.read_passive_target(timeout=timeout)
-        except Exception:
-            self._pn532 = None
-            raise
+from reader import TagReader
 
 
 def main():
@@ -44,7 +28,7 @@ def main():
 
         return make
 
-    readers = [LazyReader(maker(name)) for name in settings.CS_PINS]
+    readers = [TagReader(maker(name)) for name in settings.CS_PINS]
     port = usb_cdc.data or usb_cdc.console
 
     def write(line):
@@ -53,7 +37,8 @@ def main():
         except Exception:
             pass  # host not listening; the heartbeat tells it we are alive when it is
 
-    hub = Hub(readers, write, time.monotonic, read_timeout=settings.READ_TIMEOUT)
+    hub = Hub(readers, write, time.monotonic, read_timeout=settings.READ_TIMEOUT,
+              read_record=lambda reader, uid: reader.read_record())
     pending = b""
     while True:
         hub.step()

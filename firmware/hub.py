@@ -77,7 +77,9 @@ class Hub:
                 message = (str(exc) or type(exc).__name__)[:40]
                 self.send("ERROR", index, message)
             return
-        slot.failing = False
+        if slot.failing:
+            slot.failing = False
+            self.send("READY", index)
         if uid is None:
             if slot.current is not None:
                 slot.misses += 1

@@ -48,15 +48,9 @@ from hypothesis.control import currently_in_test_context
 
 from toprace_pi.data import load_deck, load_profile, load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError, NotationError, TopRaceError
+from toprace_pi.hardware.ndef import decode_record, encode_record
 from toprace_pi.hardware.profile import PLACES, Profile
-from toprace_pi.hardware.tags import (
-    MAX_SEATS,
-    TagRegistry,
-    decode_record,
-    encode_record,
-    parse_record,
-    record_text,
-)
+from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry, parse_record, record_text
 from toprace_pi.rules.actions import Action, Deal, parse_action
 from toprace_pi.rules.cards import DECK_SIZE, SPRINT_BREAKDOWN_PAIRS, VALUES, Deck, MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import CARS, Car

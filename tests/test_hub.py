@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import os
-import sys
-import time
 from pathlib import Path
 
 import pytest
+from emulators.hub import FIRMWARE, FieldReader, Hub, HubRig, protocol
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toprace_pi.hardware import ReaderError, hub_protocol
-from toprace_pi.hardware.events import TagLaid, TagLifted
+from toprace_pi.hardware import ReaderError, hub_protocol, ndef
+from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader, find_hub_port
 
-FIRMWARE = Path(__file__).parent.parent / "firmware"
-sys.path.insert(0, str(FIRMWARE))
-
-import protocol  # noqa: E402  (firmware/protocol.py, as on the CIRCUITPY drive)
-from hub import Hub  # noqa: E402  (firmware/hub.py)
-
-from protocol import ProtocolError, decode, encode  # noqa: E402  isort: skip
-
+ProtocolError, decode, encode = protocol.ProtocolError, protocol.decode, protocol.encode
 
 class FakeClock:
     def __init__(self, now: float = 100.0) -> None:
@@ -32,27 +23,13 @@ class FakeClock:
         return self.now
 
 
-class FakePN532:
-    """``read_passive_target`` like adafruit's PN532: the uid lying there, None, or an exception when broken."""
-
-    def __init__(self) -> None:
-        self.uid: bytes | None = None
-        self.broken = False
-        self.reads = 0
-
-    def read_passive_target(self, timeout: float = 1.0) -> bytearray | None:
-        self.reads += 1
-        if self.broken:
-            raise RuntimeError("Did not receive expected ACK from PN532!")
-        return bytearray(self.uid) if self.uid is not None else None
-
-
 # --- protocol ----------------------------------------------------------------------------------------------------
 
 
-def test_the_firmware_protocol_is_the_host_module():
-    """One file serves both: the firmware's protocol.py links to the host module."""
-    assert (FIRMWARE / "protocol.py").resolve() == Path(hub_protocol.__file__).resolve()
+@pytest.mark.parametrize(("firmware", "host"), [("protocol.py", hub_protocol), ("ndef.py", ndef)])
+def test_the_firmware_shares_its_protocol_and_record_reading_with_the_host(firmware, host):
+    """One file serves both sides: the firmware's copy is a link to the host module."""
+    assert (FIRMWARE / firmware).resolve() == Path(host.__file__).resolve()
 
 
 def test_crc_is_ccitt_false():
@@ -68,6 +45,7 @@ def test_crc_is_ccitt_false():
         ("LAID", (1, b"\x01\x02\x03\x04", "-"), (1, b"\x01\x02\x03\x04", "-")),
         ("LIFTED", (3, b"\xde\xad\xbe\xef"), (3, b"\xde\xad\xbe\xef")),
         ("ERROR", (1, "no ACK from PN532"), (1, "no ACK from PN532")),
+        ("READY", (1,), (1,)),
         ("BEAT", (), ()),
         ("STATUS", (True, False, True), ("ok", "failing", "ok")),
     ],
@@ -176,7 +154,7 @@ def test_a_corrupted_byte_is_caught(record, where):
 
 
 def make_hub(count=2):
-    readers = [FakePN532() for _ in range(count)]
+    readers = [FieldReader() for _ in range(count)]
     lines: list[bytes] = []
     clock = FakeClock()
     hub = Hub(readers, lines.append, clock)
@@ -234,7 +212,7 @@ def test_hub_failing_reader_sends_one_error_and_is_retried():
     for _ in range(5):
         hub.step()
         clock.now += 0.1
-    assert kinds(lines)[1:] == [("ERROR", (1, "Did not receive expected ACK from PN532!"[:40]))] + [("BEAT", ())] * 0
+    assert kinds(lines)[1:] == [("ERROR", (1, "Did not receive expected ACK from PN532!"[:40]))]
     assert readers[1].reads >= 2  # retried after a second, not given up
     hub.command(b"STATUS?\n")
     assert kinds(lines)[-1] == ("STATUS", ("ok", "failing"))
@@ -242,7 +220,7 @@ def test_hub_failing_reader_sends_one_error_and_is_retried():
     readers[1].uid = b"\x05\x05\x05\x05"
     clock.now += 1.0
     hub.step()
-    assert ("LAID", (1, b"\x05\x05\x05\x05", None)) in kinds(lines)
+    assert kinds(lines)[-3:-1] == [("READY", (1,)), ("LAID", (1, b"\x05\x05\x05\x05", None))]
     hub.command(b"STATUS?")
     assert kinds(lines)[-1] == ("STATUS", ("ok", "ok"))
 
@@ -263,7 +241,7 @@ def test_hub_ignores_unknown_commands():
 
 
 def test_hub_sends_a_record_when_it_can_read_one():
-    readers = [FakePN532()]
+    readers = [FieldReader()]
     lines: list[bytes] = []
     hub = Hub(readers, lines.append, FakeClock(), read_record=lambda reader, uid: "toprace card 17")
     readers[0].uid = b"\x01\x02\x03\x04"
@@ -274,41 +252,17 @@ def test_hub_sends_a_record_when_it_can_read_one():
 # --- the host's HubReader over a pty -----------------------------------------------------------------------------
 
 
-class Pty:
-    """The hub's end of a pseudo-terminal: the host opens ``port`` with pyserial."""
-
-    def __init__(self) -> None:
-        self.master, self.slave = os.openpty()
-        self.port = os.ttyname(self.slave)
-
-    def write(self, data: bytes) -> None:
-        os.write(self.master, data)
-
-    def unplug(self) -> None:
-        os.close(self.master)
-        self.master = -1
-
-    def close(self) -> None:
-        for fd in (self.master, self.slave):
-            if fd >= 0:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        self.master = self.slave = -1
-
-
 @pytest.fixture
-def pty():
-    ptys: list[Pty] = []
+def rigs():
+    made: list[HubRig] = []
 
-    def make() -> Pty:
-        ptys.append(Pty())
-        return ptys[-1]
+    def make(**options) -> HubRig:
+        made.append(HubRig(**options))
+        return made[-1]
 
     yield make
-    for p in ptys:
-        p.close()
+    for rig in made:
+        rig.close()
 
 
 def drain(reader: HubReader, polls: int = 8) -> list:
@@ -318,19 +272,17 @@ def drain(reader: HubReader, polls: int = 8) -> list:
     return events
 
 
-def connect(pty, names=None):
-    """A pty, a HubReader opened on it, and a Hub writing into it; all on one fake clock."""
-    p = pty()
+def connect(rigs, names=None):
+    """A hub rig and a HubReader opened on its port, both on one fake clock."""
     clock = FakeClock()
-    reader = HubReader(names, port=p.port, clock=clock)
-    assert reader.poll() == []  # opens the port (raw mode) before the hub writes
-    readers = [FakePN532(), FakePN532()]
-    hub = Hub(readers, p.write, clock)
-    return p, clock, reader, hub, readers
+    rig = rigs(clock=clock)
+    reader = HubReader(names, port=rig.port, clock=clock)
+    assert reader.poll() == []  # opens the port before the hub writes: pyserial flushes what came before
+    return rig, clock, reader, rig.hub, rig.readers
 
 
-def test_host_turns_the_hub_lines_into_events(pty):
-    p, clock, reader, hub, readers = connect(pty, {0: "discard", 1: "cars"})
+def test_host_turns_the_hub_lines_into_events(rigs):
+    rig, clock, reader, hub, readers = connect(rigs, {0: "discard", 1: "cars"})
     with reader:
         hub.step()
         readers[0].uid = b"\x04\x01\x02\x03"
@@ -349,8 +301,8 @@ def test_host_turns_the_hub_lines_into_events(pty):
         assert reader.gaps == 0 and reader.bad_lines == 0
 
 
-def test_host_names_reader_zero_discard_by_default(pty):
-    p, clock, reader, hub, readers = connect(pty)
+def test_host_names_reader_zero_discard_by_default(rigs):
+    rig, clock, reader, hub, readers = connect(rigs)
     readers[1].uid = b"\x01\x02\x03\x04"
     hub.step()
     assert drain(reader) == [TagLaid("reader1", b"\x01\x02\x03\x04")]
@@ -358,14 +310,14 @@ def test_host_names_reader_zero_discard_by_default(pty):
     reader.close()
 
 
-def test_host_skips_a_garbled_and_a_truncated_line(pty):
-    p, clock, reader, hub, readers = connect(pty)
+def test_host_skips_a_garbled_and_a_truncated_line(rigs):
+    rig, clock, reader, hub, readers = connect(rigs)
     hub.step()
     garbled = bytearray(encode(1, "LAID", 0, b"\x01\x02\x03\x04", "x"))
     garbled[3] ^= 0x20
-    p.write(bytes(garbled))
-    p.write(encode(2, "LAID", 1, b"\x01\x02\x03\x04", "car red")[:12] + b"\n")
-    p.write(encode(3, "LAID", 1, b"\x05\x06\x07\x08", "car blue"))
+    rig.write(bytes(garbled))
+    rig.write(encode(2, "LAID", 1, b"\x01\x02\x03\x04", "car red")[:12] + b"\n")
+    rig.write(encode(3, "LAID", 1, b"\x05\x06\x07\x08", "car blue"))
     events = drain(reader)
     assert events == [TagLaid("reader1", b"\x05\x06\x07\x08", "car blue")]
     assert reader.bad_lines == 2
@@ -373,16 +325,16 @@ def test_host_skips_a_garbled_and_a_truncated_line(pty):
     reader.close()
 
 
-def test_host_gives_up_after_several_bad_lines_in_a_row(pty):
-    p, clock, reader, hub, readers = connect(pty)
-    p.write(b"noise\n" * 3)
+def test_host_gives_up_after_several_bad_lines_in_a_row(rigs):
+    rig, clock, reader, hub, readers = connect(rigs)
+    rig.write(b"noise\n" * 3)
     with pytest.raises(ReaderError, match="bad lines"):
         drain(reader)
     reader.close()
 
 
-def test_host_silent_hub_is_a_reader_error_after_the_heartbeat_timeout(pty):
-    p, clock, reader, hub, readers = connect(pty)
+def test_host_silent_hub_is_a_reader_error_after_the_heartbeat_timeout(rigs):
+    rig, clock, reader, hub, readers = connect(rigs)
     hub.step()
     drain(reader, 2)
     for _ in range(5):  # beats keep it alive
@@ -403,20 +355,20 @@ def test_host_silent_hub_is_a_reader_error_after_the_heartbeat_timeout(pty):
     reader.close()
 
 
-def test_host_unplug_is_a_reader_error_and_a_new_port_works_after_reopen(pty):
-    p, clock, reader, hub, readers = connect(pty)
+def test_host_unplug_is_a_reader_error_and_a_new_port_works_after_reopen(rigs):
+    rig, clock, reader, hub, readers = connect(rigs)
     hub.step()
     drain(reader, 2)
-    p.unplug()
+    rig.unplug()
     with pytest.raises(ReaderError, match="gone"):
         drain(reader, 3)
-    p.close()
+    rig.close()
     with pytest.raises(ReaderError, match="cannot open"):
         reader.poll()  # the old port is gone for good
-    q = pty()
-    reader.port = q.port
+    replugged = rigs(readers=readers, clock=clock)  # the hub restarted on being plugged in again
+    reader.port = replugged.port
     assert reader.poll() == []
-    hub2 = Hub(readers, q.write, clock)  # the hub restarted on being plugged in again
+    hub2 = replugged.hub
     readers[1].uid = b"\x09\x09\x09\x09"
     hub2.step()
     assert drain(reader) == [TagLaid("reader1", b"\x09\x09\x09\x09")]
@@ -426,14 +378,14 @@ def test_host_unplug_is_a_reader_error_and_a_new_port_works_after_reopen(pty):
         reader.poll()
 
 
-def test_host_restarted_hub_does_not_lay_a_lying_tag_again(pty):
-    p, clock, reader, hub, readers = connect(pty)
+def test_host_restarted_hub_does_not_lay_a_lying_tag_again(rigs):
+    rig, clock, reader, hub, readers = connect(rigs)
     readers[0].uid = b"\x01\x02\x03\x04"
     readers[1].uid = b"\x05\x06\x07\x08"
     hub.step()
     assert len(drain(reader)) == 2
     readers[1].uid = None  # lifted while the hub was restarting
-    restarted = Hub(readers, p.write, clock)
+    restarted = rig.restart()
     restarted.step()
     clock.now += 1.0
     restarted.step()  # BEAT
@@ -464,9 +416,26 @@ def test_find_hub_port_by_usb_id(monkeypatch):
     assert find_hub_port() == "/dev/ttyACM1"
 
 
-def test_host_poll_is_quick_when_nothing_comes(pty):
-    p, clock, reader, hub, readers = connect(pty)
-    started = time.monotonic()
-    reader.poll()
-    assert time.monotonic() - started < 0.2
+def test_host_says_at_the_table_when_a_reader_on_the_hub_fails_and_comes_back(rigs):
+    rig, clock, reader, hub, readers = connect(rigs, {0: "discard", 1: "cars"})
+    hub.step()
+    readers[1].broken = True
+    hub.step()
+    assert drain(reader) == [
+        DeviceStatus("cars reader", False, "the cars reader on the hub fails (Did not receive expected ACK from "
+                                           "PN532!): check its cable; still trying")
+    ]
+    readers[1].broken = False
+    clock.now += 1.0
+    hub.step()
+    assert drain(reader) == [DeviceStatus("cars reader", True, "the cars reader on the hub works again")]
+    reader.close()
+
+
+def test_host_names_configured_readers_the_hub_does_not_have(rigs):
+    rig, clock, reader, hub, readers = connect(rigs, {0: "discard", 1: "cars", 2: "seat1", 3: "seat2"})
+    hub.step()
+    (status,) = drain(reader)
+    assert isinstance(status, DeviceStatus) and not status.ok
+    assert "has 2 readers: seat1, seat2 not connected" in status.message
     reader.close()

@@ -164,8 +164,8 @@ def test_a_card_read_by_the_real_pn532_driver_is_played_at_the_table():
     pty: a card tag carrying only its NTAG record (not in the registry) is played."""
     from emulators.pn532 import Pn532Emulator, Tag
 
+    from toprace_pi.hardware.ndef import encode_record
     from toprace_pi.hardware.pn532 import Pn532Reader
-    from toprace_pi.hardware.tags import encode_record
     from toprace_pi.rules import PlayCard
     from toprace_pi.table.run import ReaderSlot
 

@@ -12,16 +12,13 @@ from hypothesis import strategies as st
 from toprace_pi.data import load_deck
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import TagLaid, TagLifted
+from toprace_pi.hardware.ndef import USER_BYTES, decode_record, encode_record, record_extent
 from toprace_pi.hardware.tags import (
     UNKNOWN_TAG,
-    USER_BYTES,
     Enrolment,
     TagRegistry,
-    decode_record,
     describe,
-    encode_record,
     parse_record,
-    record_extent,
     record_text,
 )
 from toprace_pi.rules.cars import CARS, Car

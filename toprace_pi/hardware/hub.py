@@ -15,7 +15,7 @@ from typing import Any
 
 from toprace_pi.hardware import ReaderError
 from toprace_pi.hardware import hub_protocol as protocol
-from toprace_pi.hardware.events import Event, TagLaid, TagLifted
+from toprace_pi.hardware.events import DeviceStatus, Event, TagLaid, TagLifted
 
 log = logging.getLogger(__name__)
 
@@ -212,11 +212,18 @@ class HubReader:
                 self._before_restart = dict(self._lying)
             self.hello = (version, count)
             log.info("reader hub %s: firmware %s, %d readers", self._device, version, count)
+            events.extend(self._unwired(count))
         elif message.kind == "STATUS":
             self.status = tuple(fields)
         elif message.kind == "ERROR":
             index, text = fields
-            log.warning("reader hub: the %s reader fails: %s", self.reader_name(index), text)
+            name = self.reader_name(index)
+            log.warning("reader hub: the %s reader fails: %s", name, text)
+            events.append(DeviceStatus(f"{name} reader", False, f"the {name} reader on the hub fails ({text}): "
+                                                                 "check its cable; still trying"))
+        elif message.kind == "READY":
+            name = self.reader_name(fields[0])
+            events.append(DeviceStatus(f"{name} reader", True, f"the {name} reader on the hub works again"))
         elif message.kind == "BEAT" and self._before_restart:
             gone, self._before_restart = self._before_restart, {}
             for index, uid in gone.items():
@@ -238,6 +245,16 @@ class HubReader:
                 del self._lying[index]
                 events.append(TagLifted(self.reader_name(index), uid))
         return events
+
+    def _unwired(self, count: int) -> list[Event]:
+        """A word at the table for readers named in the configuration that the hub does not have."""
+        missing = sorted(self.names[i] for i in self.names if i >= count)
+        if not missing:
+            return []
+        message = (f"the reader hub has {count} readers: {', '.join(missing)} not connected to it "
+                   "(see CS_PINS in the hub's settings.py)")
+        log.warning(message)
+        return [DeviceStatus("reader hub", False, message)]
 
     def _check_seq(self, message: Any) -> None:
         seq = message.seq

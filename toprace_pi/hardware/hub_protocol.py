@@ -7,7 +7,7 @@ the format. Plain Python that runs on both
 CircuitPython and CPython: no dataclasses, no typing, no f-strings.
 """
 
-VERSION = "1.0"
+VERSION = "1.1"
 MAX_LINE = 200
 MAX_READERS = 8
 
@@ -17,6 +17,7 @@ KINDS = {
     "LAID": (3, 3),  # reader index, uid hex, record text or "-"
     "LIFTED": (2, 2),  # reader index, uid hex
     "ERROR": (2, 2),  # reader index, short message
+    "READY": (1, 1),  # reader index: it answers again after an ERROR
     "BEAT": (0, 0),
     "STATUS": (1, MAX_READERS),  # "ok" or "failing", one per reader
 }
@@ -162,6 +163,8 @@ def _convert(kind, raw):
     if kind == "HELLO":
         return (unescape(raw[0]), _parse_number(raw[1], MAX_READERS, "reader count"))
     index = _parse_number(raw[0], MAX_READERS - 1, "reader index")
+    if kind == "READY":
+        return (index,)
     if kind == "ERROR":
         return (index, unescape(raw[1]))
     uid = parse_uid(raw[1])

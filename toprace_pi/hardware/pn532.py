@@ -21,8 +21,8 @@ from typing import Any, Literal
 
 from toprace_pi.hardware import ReaderError
 from toprace_pi.hardware.events import Event, TagLaid
+from toprace_pi.hardware.ndef import FIRST_USER_PAGE, PAGE_SIZE, encode_record, read_record
 from toprace_pi.hardware.presence import TagPresence
-from toprace_pi.hardware.tags import FIRST_USER_PAGE, PAGE_SIZE, USER_BYTES, decode_record, encode_record, record_extent
 
 Bus = Literal["uart", "i2c", "spi"]
 
@@ -232,14 +232,9 @@ class Pn532Reader:
         return None if uid is None else bytes(uid)
 
     def _read_record(self, driver: Any) -> str | None:
-        """The text record of the tag just listed, reading only as many pages as the record spans."""
-        memory = b""
-        for page in range(FIRST_USER_PAGE, FIRST_USER_PAGE + USER_BYTES // PAGE_SIZE, 4):
-            chunk = self._read_pages(driver, page)
-            memory += chunk
-            if not chunk or record_extent(memory) <= len(memory):
-                break
-        return decode_record(memory)
+        """The text record of the tag just listed."""
+        text: str | None = read_record(lambda page: self._read_pages(driver, page))
+        return text
 
     def _read_pages(self, driver: Any, page: int) -> bytes:
         """16 bytes from ``page`` on (NTAG READ), or ``b""`` when the tag refuses (not an NTAG, or gone)."""

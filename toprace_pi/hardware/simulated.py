@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from toprace_pi.hardware import ReaderError
 from toprace_pi.hardware.events import Event, TagLaid
+from toprace_pi.hardware.ndef import encode_record
 from toprace_pi.hardware.presence import TagPresence
-from toprace_pi.hardware.tags import encode_record
 
 
 class SimulatedReader:

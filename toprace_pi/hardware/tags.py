@@ -4,11 +4,7 @@ A tag is known in two ways, so that a lost registry or a new table does not
 strand a box of tagged cards: an NTAG carries its meaning as a text record in
 its own memory (``toprace card 17``, ``toprace car red``), and the registry maps
 uids to meanings for tags that cannot hold a record. The registry wins when both
-speak.
-
-Record format: an NDEF message in NTAG user memory from page 4: TLV ``03``,
-length, one NDEF Text record (TNF 1, type ``T``, language ``en``, UTF-8), then
-the terminator TLV ``FE``, padded with zeros to whole 4-byte pages.
+speak. The record's format is in :mod:`toprace_pi.hardware.ndef`.
 """
 
 from __future__ import annotations
@@ -38,19 +34,6 @@ MAX_SEATS = 6
 
 RECORD_PREFIX = "toprace"
 UNKNOWN_TAG = "this tag is not enrolled: run toprace-pi enrol cards"
-
-#: NTAG memory layout (NTAG213, the smallest of the family).
-PAGE_SIZE = 4
-FIRST_USER_PAGE = 4
-USER_BYTES = 144
-
-_NULL_TLV, _NDEF_TLV, _TERMINATOR_TLV = 0x00, 0x03, 0xFE
-# NDEF record header bits: message begin/end, chunked, short record, id length present; TNF 1 = well known.
-_MB, _ME, _CF, _SR, _IL = 0x80, 0x40, 0x20, 0x10, 0x08
-_TNF_WELL_KNOWN = 0x01
-_TEXT_TYPE = b"T"
-_LANGUAGE = b"en"
-_UTF16 = 0x80
 
 REGISTRY_VERSION = 1
 
@@ -102,107 +85,6 @@ def describe(identity: Identity, deck: Deck | None = None) -> str:
     if kind == "pit":
         return f"a pit stop card of seat {value + 1}"
     return f"speed card {deck[value]}" if deck is not None and value in deck else f"speed card #{value}"
-
-
-# --- NDEF text records ----------------------------------------------------------------------------------------------
-
-
-def encode_record(text: str) -> bytes:
-    """User memory (from page 4) holding ``text`` as the only NDEF Text record, padded to whole pages."""
-    payload = bytes([len(_LANGUAGE)]) + _LANGUAGE + text.encode("utf-8")
-    header = _MB | _ME | _SR | _TNF_WELL_KNOWN
-    record = bytes([header, len(_TEXT_TYPE)]) + _length_byte(payload) + _TEXT_TYPE + payload
-    tlv = bytes([_NDEF_TLV]) + _length_byte(record) + record + bytes([_TERMINATOR_TLV])
-    memory = tlv + bytes(-len(tlv) % PAGE_SIZE)
-    if len(memory) > USER_BYTES:
-        raise ValueError(f"record {text!r} needs {len(memory)} bytes; an NTAG213 holds {USER_BYTES}")
-    return memory
-
-
-def _length_byte(data: bytes) -> bytes:
-    if len(data) > 0xFE:
-        raise ValueError(f"a part of {len(data)} bytes is too long for a short NDEF record")
-    return bytes([len(data)])
-
-
-def decode_record(memory: bytes) -> str | None:
-    """The text of the first NDEF record in user memory, or ``None`` for anything else. Never raises."""
-    bounds = _message_bounds(memory)
-    if bounds is None or bounds[1] > len(memory):
-        return None
-    return _text_of(memory[bounds[0] : bounds[1]])
-
-
-def record_extent(memory: bytes) -> int:
-    """How many bytes of user memory the NDEF message reaches to, as far as ``memory`` (its start) tells.
-
-    More than ``len(memory)`` means: read on; 0 means there is no NDEF message. A
-    reader reads page by page only as far as the record goes.
-    """
-    bounds = _message_bounds(memory)
-    return 0 if bounds is None else bounds[1]
-
-
-def _message_bounds(memory: bytes) -> tuple[int, int] | None:
-    """Where the first NDEF message TLV's value lies; its end may lie past ``memory`` when that was cut short."""
-    pos = 0
-    while pos < len(memory):
-        kind = memory[pos]
-        if kind == _NULL_TLV:
-            pos += 1
-            continue
-        if kind == _TERMINATOR_TLV:
-            return None
-        start, length = _tlv_header(memory, pos + 1)
-        if kind == _NDEF_TLV:
-            return start, start + length
-        pos = start + length
-    return None
-
-
-def _tlv_header(memory: bytes, at: int) -> tuple[int, int]:
-    """Start and length of the value of a TLV whose length field is at ``at`` (1 byte, or FF and 2 bytes).
-
-    When the field itself is cut off, the start returned lies past the end of ``memory``.
-    """
-    if at >= len(memory):
-        return at + 1, 0
-    if memory[at] != 0xFF:
-        return at + 1, memory[at]
-    if at + 3 > len(memory):
-        return at + 3, 0
-    return at + 3, int.from_bytes(memory[at + 1 : at + 3], "big")
-
-
-def _text_of(message: bytes) -> str | None:
-    """The text of the message's first record if it is an unchunked UTF-8 Text record."""
-    if len(message) < 3:
-        return None
-    header, type_length = message[0], message[1]
-    if not header & _MB or header & _CF or header & 0x07 != _TNF_WELL_KNOWN:
-        return None
-    size = 1 if header & _SR else 4
-    payload_length = int.from_bytes(message[2 : 2 + size], "big")
-    pos = 2 + size
-    id_length = message[pos] if header & _IL and pos < len(message) else 0
-    pos += 1 if header & _IL else 0
-    record_type = message[pos : pos + type_length]
-    payload_start = pos + type_length + id_length
-    payload = message[payload_start : payload_start + payload_length]
-    if record_type != _TEXT_TYPE or payload_start + payload_length > len(message) or not payload:
-        return None
-    return _text_payload(payload)
-
-
-def _text_payload(payload: bytes) -> str | None:
-    status = payload[0]
-    text_start = 1 + (status & 0x3F)
-    if status & _UTF16 or text_start > len(payload):
-        return None
-    try:
-        return payload[text_start:].decode("utf-8")
-    except UnicodeDecodeError:
-        return None
 
 
 # --- the registry -------------------------------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+../toprace_pi/hardware/ndef.py
