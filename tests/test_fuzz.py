@@ -42,12 +42,16 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from emulators.hub import FieldReader, Hub
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
 from toprace_pi.data import load_deck, load_profile, load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError, NotationError, TopRaceError
+from toprace_pi.hardware import ReaderError, hub_protocol
+from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
+from toprace_pi.hardware.hub import HubReader
 from toprace_pi.hardware.ndef import decode_record, encode_record
 from toprace_pi.hardware.profile import PLACES, Profile
 from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry, parse_record, record_text
@@ -1035,3 +1039,72 @@ def test_journal_paths_that_are_no_files(folder: Path) -> None:
         loaded, error = attempt(lambda: journal_load(path), DataError)
         assert loaded is None
         assert_data_error(error, str(path))
+
+
+# --- the reader hub's line stream ----------------------------------------------------------------------------------
+
+
+class LineFeed:
+    """The hub's serial port as HubReader reads it, handing over ``chunks`` of bytes as they arrive."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self.chunks = [c for c in chunks if c]
+
+    @property
+    def in_waiting(self) -> int:
+        return len(self.chunks[0]) if self.chunks else 0
+
+    def read(self, size: int) -> bytes:
+        if not self.chunks:
+            return b""
+        chunk, rest = self.chunks[0][:size], self.chunks[0][size:]
+        self.chunks[0:1] = [rest] if rest else []
+        return chunk
+
+    def write(self, data: bytes) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def hub_lines() -> st.SearchStrategy[bytes]:
+    """Well-formed hub lines, which the noise around them must not keep from being read."""
+    uid = st.binary(min_size=4, max_size=10)
+    return st.one_of(
+        st.builds(lambda seq, i, u, r: hub_protocol.encode(seq, "LAID", i, u, r),
+                  st.integers(0, 65535), st.integers(0, 7), uid, st.none() | st.text(min_size=1, max_size=20)),
+        st.builds(lambda seq, i, u: hub_protocol.encode(seq, "LIFTED", i, u), st.integers(0, 65535),
+                  st.integers(0, 7), uid),
+        st.builds(lambda seq: hub_protocol.encode(seq, "BEAT"), st.integers(0, 65535)),
+        st.builds(lambda seq, n: hub_protocol.encode(seq, "HELLO", st_version(seq), n), st.integers(0, 65535),
+                  st.integers(0, 8)),
+    )
+
+
+def st_version(seq: int) -> str:
+    """Mostly this host's version, now and then another major one (which the host must refuse cleanly)."""
+    return hub_protocol.VERSION if seq % 7 else "9.0"
+
+
+@fuzz(300)
+@given(chunks=st.lists(st.binary(max_size=250) | hub_lines(), max_size=12))
+def test_hub_reader_takes_any_bytes(chunks: list[bytes]) -> None:
+    """Any bytes from the hub give events or a clean ReaderError, never another exception or a hang."""
+    feed = LineFeed(chunks)
+    reader = HubReader({0: "discard", 1: "cars"}, port="/dev/fuzz", open_serial=lambda port: feed,
+                       clock=lambda: 0.0)
+    for _ in range(len(chunks) * 3 + 2):
+        events, _ = attempt(reader.poll, ReaderError)
+        assert all(isinstance(e, (TagLaid, TagLifted, DeviceStatus)) for e in events or ())
+    reader.close()
+
+
+@fuzz(300)
+@given(line=st.binary(max_size=120))
+def test_the_hub_takes_any_command_line(line: bytes) -> None:
+    """The firmware answers STATUS? and ignores every other line the host (or noise) may send."""
+    sent: list[bytes] = []
+    hub = Hub([FieldReader()], sent.append, lambda: 0.0)
+    hub.command(line)
+    assert [hub_protocol.decode(s).kind for s in sent] == (["STATUS"] if line.strip() == b"STATUS?" else [])

@@ -11,10 +11,9 @@ from collections.abc import Iterator
 
 import pytest
 import serial
-from emulators.hub import HubRig
+from emulators.hub import HubRig, TagReader
 from emulators.pn532 import Pn532Emulator, Tag
 
-import reader as firmware_reader  # noqa: I001  (firmware/reader.py, on sys.path through emulators.hub)
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
 from toprace_pi.hardware.ndef import encode_record
@@ -40,7 +39,7 @@ class Chain:
         self.emulators = [Pn532Emulator(), Pn532Emulator()]
         self.ports = [serial.Serial(e.port, 115200, timeout=0.02) for e in self.emulators]
         self.clock = FakeClock()
-        readers = [firmware_reader.TagReader(self._maker(port)) for port in self.ports]
+        readers = [TagReader(self._maker(port)) for port in self.ports]
         self.rig = HubRig(readers, clock=self.clock, read_record=lambda reader, uid: reader.read_record(),
                           read_timeout=0.02)
         self.host = HubReader({0: "discard", 1: "cars"}, port=self.rig.port, clock=self.clock)

@@ -28,9 +28,11 @@ if str(FIRMWARE) not in sys.path:
 
 import hub as firmware_hub  # noqa: E402  (firmware/hub.py)
 import protocol  # noqa: E402  (firmware/protocol.py)
+import reader as firmware_reader  # noqa: E402  (firmware/reader.py)
 
 Hub = firmware_hub.Hub
 MISSES_TO_LIFT = firmware_hub.MISSES_TO_LIFT
+TagReader = firmware_reader.TagReader
 
 
 class FieldReader:
@@ -130,4 +132,24 @@ class HubRig:
         self.master = self.slave = -1
 
 
-__all__ = ["FIRMWARE", "FieldReader", "Hub", "HubRig", "MISSES_TO_LIFT", "protocol"]
+def hub_readers(rigs: list[HubRig]) -> Callable[[Callable[[], float]], Any]:
+    """The demo table's readers as hub readers 0 (discard) and 1 (cars): for ``build_demo_table(readers=...)``.
+
+    Each table made gets a rig, appended to ``rigs`` for the caller to close; the hub's loop runs before each look
+    of the table at its readers, and the table reads the hub through a real HubReader on the rig's pty.
+    """
+    from toprace_pi.hardware.hub import HubReader
+    from toprace_pi.table.demo import DemoReaders
+    from toprace_pi.table.run import ReaderSlot
+
+    def make(clock: Callable[[], float]) -> DemoReaders:
+        rig = HubRig([FieldReader(), FieldReader()], clock=clock)
+        rigs.append(rig)
+        slot = ReaderSlot("hub", lambda: HubReader({0: "discard", 1: "cars"}, port=rig.port, clock=clock), clock)
+        slot.poll()  # the host opens the port before the hub speaks: pyserial flushes what came before
+        return DemoReaders(rig.readers[0], rig.readers[1], [slot], before_step=rig.settle)
+
+    return make
+
+
+__all__ = ["FIRMWARE", "FieldReader", "Hub", "HubRig", "MISSES_TO_LIFT", "TagReader", "hub_readers", "protocol"]

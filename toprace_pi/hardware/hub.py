@@ -23,7 +23,8 @@ log = logging.getLogger(__name__)
 HUB_VID = 0x239A
 HUB_PID = 0x80F4
 BAUD_RATE = 115200
-READ_TIMEOUT = 0.02
+#: Reads take what has come and never wait: the table's loop polls every reader in turn.
+READ_TIMEOUT = 0.0
 HEARTBEAT_TIMEOUT = 3.0
 BAD_LINES_IN_A_ROW = 3
 

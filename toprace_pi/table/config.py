@@ -8,6 +8,7 @@ explained is ``config.example.toml`` at the top of the repository.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,9 +18,11 @@ from typing import Any
 from toprace_pi.data import track_names
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
+from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
 READER_KINDS = ("pn532", "simulated")
+_READER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
 BUSES = ("uart", "i2c", "spi")
 
 
@@ -36,6 +39,17 @@ class ReaderConfig:
 
 
 @dataclass(frozen=True)
+class HubConfig:
+    """A reader hub: a microcontroller polling several PN532s, on USB (``firmware/``)."""
+
+    #: The names of the hub's readers 0, 1, ... in order; ``discard`` (speed cards) and ``cars`` (car tokens)
+    #: have their roles, other names (``seat1``) are places where any tag may be laid.
+    readers: tuple[str, ...] = ("discard", "cars")
+    #: The hub's serial device, or ``None`` to find it by its USB id at every (re)connect.
+    port: str | None = None
+
+
+@dataclass(frozen=True)
 class TableConfig:
     track: str = "speed-street"
     players: tuple[str, ...] = DEFAULT_PLAYERS
@@ -44,6 +58,7 @@ class TableConfig:
     #: Pit Stop rule: seconds the table waits for claims after a card is played.
     claim_window: float = 6.0
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("discard"),)
+    hub: HubConfig | None = None
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
     buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
     hold_time: float = 1.0
@@ -74,19 +89,21 @@ def load_config(path: str | Path) -> TableConfig:
 
 def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     problems: list[str] = []
-    unknown = set(data) - {"game", "readers", "strip", "buttons", "sound", "files"}
+    unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "sound", "files"}
     if unknown:
         problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
     game = _table(data, "game", problems)
     files = _table(data, "files", problems)
     buttons = _table(data, "buttons", problems)
+    hub = _hub(_table(data, "hub", problems), problems) if "hub" in data else None
     config = TableConfig(
         track=_track(game.get("track", "speed-street"), problems),
         players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
         races=_whole(game.get("races", 1), "[game] races", 1, 99, problems),
         variant=_variant(game.get("variant", "base"), problems),
         claim_window=_number(game.get("claim_window", 6.0), "[game] claim_window", problems),
-        readers=_readers(_table(data, "readers", problems), problems),
+        readers=_readers(_table(data, "readers", problems), hub, problems),
+        hub=hub,
         strip=_table(data, "strip", problems) or {"backend": "simulated"},
         buttons=_buttons(buttons, problems),
         hold_time=_number(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
@@ -186,9 +203,10 @@ def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     return section
 
 
-def _readers(section: dict[str, Any], problems: list[str]) -> tuple[ReaderConfig, ...]:
+def _readers(section: dict[str, Any], hub: HubConfig | None, problems: list[str]) -> tuple[ReaderConfig, ...]:
+    on_hub = hub.readers if hub is not None else ()
     if not section:
-        return (ReaderConfig("discard"),)
+        return () if "discard" in on_hub else (ReaderConfig("discard"),)
     readers = []
     for name, entry in section.items():
         where = f"[readers.{name}]"
@@ -206,10 +224,31 @@ def _readers(section: dict[str, Any], problems: list[str]) -> tuple[ReaderConfig
         if not isinstance(address, int) or isinstance(address, bool) or not 0 <= address <= 0x7F:
             problems.append(f"{where}: address is an I2C address from 0x00 to 0x7f, not {address!r}")
             continue
+        if name in on_hub:
+            problems.append(f"{where}: the {name} reader is also on the hub ([hub] readers); keep one")
+            continue
         readers.append(ReaderConfig(name, **fields))
-    if "discard" not in [r.name for r in readers]:
-        problems.append("[readers.discard]: the discard pile needs a reader")
+    if "discard" not in [r.name for r in readers] + list(on_hub):
+        problems.append("[readers.discard]: the discard pile needs a reader (here, or in [hub] readers)")
     return tuple(readers)
+
+
+def _hub(section: dict[str, Any], problems: list[str]) -> HubConfig:
+    unknown = set(section) - {"port", "readers"}
+    if unknown:
+        problems.append(f"[hub] unknown key(s): {', '.join(sorted(unknown))}")
+    port = section.get("port", "auto")
+    if not isinstance(port, str) or not port:
+        problems.append(f"[hub] port: \"auto\" or a serial device like \"/dev/ttyACM1\", not {port!r}")
+        port = "auto"
+    names = section.get("readers", list(HubConfig.readers))
+    if (not isinstance(names, list) or not 1 <= len(names) <= MAX_HUB_READERS
+            or not all(isinstance(n, str) and _READER_NAME.fullmatch(n) for n in names)
+            or len(set(names)) < len(names)):
+        problems.append(f"[hub] readers: a list of 1 to {MAX_HUB_READERS} different names (letters, digits, - "
+                        "and _), the hub's readers 0, 1, ... in order, like [\"discard\", \"cars\"]")
+        names = list(HubConfig.readers)
+    return HubConfig(tuple(names), None if port == "auto" else port)
 
 
 def _buttons(section: dict[str, Any], problems: list[str]) -> dict[str, int]:

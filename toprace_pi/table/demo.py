@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from toprace_pi.bots import make_bot
 from toprace_pi.data import load_deck, load_profile, load_track
@@ -72,13 +73,36 @@ def demo_registry(deck: Deck) -> TagRegistry:
     return registry
 
 
+class TagSpot(Protocol):
+    """Where a bot lays a tag: a simulated reader, or the field of a reader behind a reader hub."""
+
+    def lay(self, uid: bytes) -> None: ...
+    def lift(self) -> None: ...
+
+
+@dataclass
+class DemoReaders:
+    """The demo's card readers: where the bots lay tags, and the slots the table polls."""
+
+    discard: TagSpot
+    cars: TagSpot
+    slots: list[ReaderSlot]
+    #: Runs before each look of the table at its readers: a reader hub polls its readers here.
+    before_step: Callable[[], None] = lambda: None
+
+    @classmethod
+    def simulated(cls, clock: Callable[[], float]) -> DemoReaders:
+        discard, cars = SimulatedReader("discard"), SimulatedReader("cars")
+        slots = [ReaderSlot("discard", lambda: discard, clock), ReaderSlot("cars", lambda: cars, clock)]
+        return cls(discard, cars, slots)
+
+
 @dataclass
 class DemoTable:
     """A table of simulated devices around a real controller."""
 
     table: Table
-    discard: SimulatedReader
-    cars: SimulatedReader
+    readers: DemoReaders
     buttons: TableButtons
     strip: SimulatedStrip
     pins: dict[str, object]
@@ -87,18 +111,30 @@ class DemoTable:
     def controller(self) -> TableController:
         return self.table.controller
 
-    def lay(self, reader: SimulatedReader, uid: bytes) -> None:
+    @property
+    def discard(self) -> TagSpot:
+        return self.readers.discard
+
+    @property
+    def cars(self) -> TagSpot:
+        return self.readers.cars
+
+    def step(self) -> None:
+        self.readers.before_step()
+        self.table.step()
+
+    def lay(self, spot: TagSpot, uid: bytes) -> None:
         """Lay a tag, let the table see it, and take it away again."""
-        reader.lay(uid)
-        self.table.step()
-        reader.lift()
-        self.table.step()
+        spot.lay(uid)
+        self.step()
+        spot.lift()
+        self.step()
 
     def press(self, button: str) -> None:
         pin = self.pins[button]
         pin.drive_low()  # type: ignore[attr-defined]
         pin.drive_high()  # type: ignore[attr-defined]
-        self.table.step()
+        self.step()
 
     def close(self) -> None:
         self.table.close()
@@ -118,8 +154,10 @@ def build_demo_table(
     on_frame: Callable[[list[RGB]], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     journal: Path | None = None,
+    readers: Callable[[Callable[[], float]], DemoReaders] = DemoReaders.simulated,
 ) -> DemoTable:
-    """Wire the simulated devices, the controller and the view for one demo game."""
+    """Wire the simulated devices, the controller and the view for one demo game; ``readers`` makes the
+    card readers (simulated ones by default) from the clock."""
     from gpiozero.pins.mock import MockFactory
 
     deck = load_deck()
@@ -137,12 +175,11 @@ def build_demo_table(
     factory = MockFactory()
     events: queue.Queue[Event] = queue.Queue()
     buttons = TableButtons(DEMO_PINS, events, hold_time=0.5, pin_factory=factory)
-    discard, cars = SimulatedReader("discard"), SimulatedReader("cars")
     strip = SimulatedStrip(profile.led_count, keep=2, on_frame=on_frame)
-    slots = [ReaderSlot("discard", lambda: discard, clock), ReaderSlot("cars", lambda: cars, clock)]
-    table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
+    demo_readers = readers(clock)
+    table = Table(controller, TableView(profile), demo_readers.slots, StripSlot(strip), events, clock=clock)
     pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
-    return DemoTable(table, discard, cars, buttons, strip, pins)
+    return DemoTable(table, demo_readers, buttons, strip, pins)
 
 
 class DemoPlayers:

@@ -27,7 +27,7 @@ from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry
 from toprace_pi.rules import Game, Settings
 from toprace_pi.rules.variants import new_game
-from toprace_pi.table.config import ReaderConfig, TableConfig
+from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.journal import Journal, archive
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
@@ -52,6 +52,25 @@ def open_reader(config: ReaderConfig) -> Callable[[], Any]:
                            cs_pin=config.cs_pin)
 
     return opener
+
+
+def open_hub(config: HubConfig) -> Callable[[], Any]:
+    """A function that opens the reader hub (it connects, and finds the hub, at its first poll)."""
+
+    def opener() -> Any:
+        from toprace_pi.hardware.hub import HubReader
+
+        return HubReader(dict(enumerate(config.readers)), port=config.port)
+
+    return opener
+
+
+def reader_slots(config: TableConfig, clock: Callable[[], float]) -> list[ReaderSlot]:
+    """A slot for each reader on the Pi, and one for the reader hub with all of its readers."""
+    slots = [ReaderSlot(r.name, open_reader(r), clock) for r in config.readers]
+    if config.hub is not None:
+        slots.append(ReaderSlot("hub", open_hub(config.hub), clock))
+    return slots
 
 
 @dataclass
@@ -109,7 +128,7 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     closers.append(journal.close)
     controller = TableController(game, identify=registry.identify, say=announcer.say, sound=sound,
                                  clock=clock, claim_window=config.claim_window, journal=journal, inputs=inputs)
-    slots = [ReaderSlot(r.name, open_reader(r), clock) for r in config.readers]
+    slots = reader_slots(config, clock)
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)

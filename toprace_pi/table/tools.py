@@ -15,12 +15,14 @@ from toprace_pi.hardware.calibrate import calibrate
 from toprace_pi.hardware.events import BUTTONS, ButtonPressed, Event
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import Enrolment, TagRegistry
-from toprace_pi.table.config import ReaderConfig, TableConfig
-from toprace_pi.table.live import open_reader
+from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
+from toprace_pi.table.live import open_hub, open_reader
 
 Say = Callable[[str], None]
 #: Seconds the self-test waits for each button.
 BUTTON_WAIT = 15.0
+#: Seconds the self-test waits for the reader hub's answer.
+HUB_WAIT = 2.5
 
 
 def load_registry(path: Path) -> TagRegistry:
@@ -39,7 +41,7 @@ def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick:
         "pitstops": lambda: Enrolment.pit_stops(len(config.players), registry),
     }
     walk = walks[kind]()
-    reader = reader or open_reader(_reader_for(kind, config))()
+    reader = reader or _enrol_reader(kind, config)
     say(walk.prompt)
     while not walk.done:
         for event in reader.poll():
@@ -58,13 +60,22 @@ def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick:
     return registry
 
 
-def _reader_for(kind: str, config: TableConfig) -> ReaderConfig:
+def _enrol_reader(kind: str, config: TableConfig) -> Any:
+    """The cars reader for car tokens, else the discard reader: on the Pi if it is there, else the hub."""
     by_name = {r.name: r for r in config.readers}
-    return by_name.get("cars", by_name["discard"]) if kind == "cars" else by_name["discard"]
+    wanted = by_name.get("cars") if kind == "cars" else None
+    wanted = wanted or by_name.get("discard")
+    if wanted is not None:
+        return open_reader(wanted)()
+    assert config.hub is not None, "a checked configuration has a discard reader"
+    return open_hub(config.hub)()
 
 
 def _write_record(reader: Any, record: str, say: Say) -> None:
     """Write the card's name onto an NTAG, so another table knows it without a registry."""
+    if not hasattr(reader, "write_record"):
+        say("(the reader hub writes no records: this tag is known by the registry only)")
+        return
     try:
         if not reader.write_record(record):
             say("(this tag takes no record: it is known by its UID only)")
@@ -98,6 +109,7 @@ def self_test(config: TableConfig, say: Say, *, button_wait: float = BUTTON_WAIT
     """``toprace-pi check``: find each reader, chase the LEDs, wait for each button.
     Returns the number of problems found."""
     problems = sum(_check_reader(r, say) for r in config.readers)
+    problems += _check_hub(config.hub, say) if config.hub is not None else 0
     problems += _chase(config, say)
     problems += _check_buttons(config, say, button_wait)
     say("all hardware answered" if not problems else f"{problems} problem(s) found")
@@ -114,6 +126,29 @@ def _check_reader(config: ReaderConfig, say: Say) -> int:
     say(f"{config.name} reader: found ({config.kind}{f', firmware {version}' if version else ''})")
     reader.close()
     return 0
+
+
+def _check_hub(config: HubConfig, say: Say, *, wait: float = HUB_WAIT) -> int:
+    """Find the hub, ask for its readers' state, and name each reader as configured."""
+    reader = open_hub(config)()
+    try:
+        reader.poll()
+        reader.request_status()
+        deadline = time.monotonic() + wait
+        while reader.status is None and time.monotonic() < deadline:
+            reader.poll()
+    except HardwareError as exc:
+        say(f"reader hub: MISSING ({exc})")
+        return 1
+    finally:
+        reader.close()
+    if reader.status is None:
+        say(f"reader hub: no answer to STATUS? within {wait:g} s (is the firmware from firmware/ installed?)")
+        return 1
+    states = dict(enumerate(reader.status))
+    for index, name in enumerate(config.readers):
+        say(f"{name} reader (hub reader {index}): {states.get(index, 'not connected to the hub')}")
+    return sum(states.get(index) != "ok" for index in range(len(config.readers)))
 
 
 def _chase(config: TableConfig, say: Say) -> int:

@@ -1,0 +1,163 @@
+"""The table with its readers on the reader hub: configuration, the self-test, enrolment, and whole demo games
+played through the hub's firmware, a pty and the host's HubReader."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from emulators.hub import HubRig, hub_readers
+
+from toprace_pi.data import load_track
+from toprace_pi.errors import DataError
+from toprace_pi.hardware.hub import HubReader
+from toprace_pi.rules import Game
+from toprace_pi.table.config import HubConfig, parse_config
+from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
+from toprace_pi.table.live import reader_slots
+from toprace_pi.table.tools import enrol, self_test
+
+# --- configuration -----------------------------------------------------------------------------------------------
+
+
+def test_a_hub_section_names_the_hub_readers_and_finds_the_port_by_default():
+    config = parse_config({"hub": {}}, "test")
+    assert config.hub == HubConfig(("discard", "cars"), None)
+    assert config.readers == ()  # the discard pile's reader is on the hub
+
+
+def test_a_hub_beside_a_reader_on_the_pi():
+    config = parse_config({"hub": {"port": "/dev/ttyACM1", "readers": ["cars", "seat1", "seat2"]},
+                           "readers": {"discard": {"kind": "pn532"}}}, "test")
+    assert config.hub == HubConfig(("cars", "seat1", "seat2"), "/dev/ttyACM1")
+    assert [r.name for r in config.readers] == ["discard"]
+    assert [slot.name for slot in reader_slots(config, time.monotonic)] == ["discard", "hub"]
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ({"hub": {"port": ""}}, '[hub] port: "auto" or a serial device'),
+        ({"hub": {"port": 7}}, '[hub] port: "auto" or a serial device'),
+        ({"hub": {"readers": []}}, "[hub] readers: a list of 1 to 8 different names"),
+        ({"hub": {"readers": ["discard", "discard"]}}, "[hub] readers: a list of 1 to 8 different names"),
+        ({"hub": {"readers": ["Discard pile"]}}, "[hub] readers: a list of 1 to 8 different names"),
+        ({"hub": {"readers": [f"r{i}" for i in range(9)]}}, "[hub] readers: a list of 1 to 8"),
+        ({"hub": {"speed": 9600}}, "[hub] unknown key(s): speed"),
+        ({"hub": "usb"}, "[hub] must be a table"),
+        ({"hub": {}, "readers": {"discard": {}}}, "the discard reader is also on the hub"),
+        ({"hub": {"readers": ["cars"]}, "readers": {"cars": {}}}, "the discard pile needs a reader"),
+    ],
+)
+def test_a_bad_hub_section_is_named(section, message):
+    with pytest.raises(DataError) as caught:
+        parse_config(section, "table.toml")
+    assert message in str(caught.value)
+
+
+# --- the hub on a thread, as at the table ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def running_rig() -> Iterator[HubRig]:
+    """A hub rig whose firmware loop runs on its own thread, as the Pico runs beside the Pi."""
+    rig = HubRig()
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.is_set():
+            rig.hub.step()
+            rig.answer()
+            time.sleep(0.002)
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    yield rig
+    stop.set()
+    thread.join(timeout=5)
+    rig.close()
+
+
+def test_the_self_test_asks_the_hub_for_each_reader(running_rig, pins):
+    running_rig.readers[1].broken = True
+    config = parse_config({"hub": {"port": running_rig.port, "readers": ["discard", "cars", "seat1"]}}, "test")
+    said: list[str] = []
+    problems = self_test(config, said.append, button_wait=0.01)
+    assert "discard reader (hub reader 0): ok" in said
+    assert "cars reader (hub reader 1): failing" in said
+    assert "seat1 reader (hub reader 2): not connected to the hub" in said
+    assert problems == 2 + 4  # two hub readers, and four buttons nobody pressed
+
+
+def test_the_self_test_says_when_no_hub_is_plugged_in(monkeypatch, pins):
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(list_ports, "comports", lambda: [])
+    said: list[str] = []
+    self_test(parse_config({"hub": {}}, "test"), said.append, button_wait=0.01)
+    assert "reader hub: MISSING (no reader hub found (no USB serial port with id 239A:80F4))" in said
+
+
+def test_enrolling_car_tokens_on_the_hub(running_rig, tmp_path):
+    config = parse_config({"hub": {"port": running_rig.port},
+                           "files": {"registry": str(tmp_path / "tags.json")}}, "test")
+    cars = running_rig.readers[1]
+
+    def lay_the_tokens() -> None:
+        for number in range(1, 7):
+            cars.lay(bytes([4, 0xCA, 0, 0, 0, 1, number]))
+            time.sleep(0.1)
+            cars.lift()
+            time.sleep(0.1)
+
+    said: list[str] = []
+    layer = threading.Thread(target=lay_the_tokens, daemon=True)
+    layer.start()
+    registry = enrol("cars", config, said.append, tick=0.005)
+    layer.join(timeout=5)
+    assert len(registry) == 6
+    assert said.count("(the reader hub writes no records: this tag is known by the registry only)") == 6
+
+
+# --- whole games through the hub ---------------------------------------------------------------------------------
+
+
+def play(track: str, players: int, seed: int, variant: str, readers=None) -> tuple[Game, list[str], object]:
+    said: list[str] = []
+    options = {} if readers is None else {"readers": readers}
+    demo = build_demo_table(load_track(track), players, seed, variant=variant, say=said.append, **options)
+    try:
+        game = play_demo(demo, DemoPlayers(["greedy"] * players, seed))
+    finally:
+        demo.close()
+    return game, said, demo
+
+
+@pytest.mark.parametrize(("track", "players", "variant"), [("speed-street", 4, "base"), ("lake-lane", 3, "pitstop")])
+def test_a_whole_demo_game_through_the_hub_is_the_game_played_on_simulated_readers(track, players, variant):
+    rigs: list[HubRig] = []
+    game, said, demo = play(track, players, 5, variant, hub_readers(rigs))
+    host = demo.table.readers[0].reader
+    rigs[0].close()
+    expected, _, _ = play(track, players, 5, variant)
+    assert game.is_over and game.log == expected.log
+    assert demo.controller.refusals == 0 and said[-1].startswith("Game over")
+    assert host is None  # closed with the table
+    assert not [line for line in said if "missing" in line], "the hub was never reported missing"
+
+
+def test_a_tag_laid_through_the_hub_reaches_the_controller():
+    rigs: list[HubRig] = []
+    said: list[str] = []
+    demo = build_demo_table(load_track("speed-street"), 2, 1, say=said.append, readers=hub_readers(rigs))
+    try:
+        demo.lay(demo.discard, b"\x04\x55\x55\x55\x55\x55\x55")  # a tag nobody enrolled
+        assert "this tag is not enrolled: run toprace-pi enrol cards" in said
+        assert demo.controller.refusals == 1
+        host = demo.table.readers[0].reader
+        assert isinstance(host, HubReader) and host.bad_lines == 0 and host.gaps == 0
+    finally:
+        demo.close()
+        rigs[0].close()
