@@ -6,13 +6,26 @@ import settings
 from hub import Hub
 from reader import TagReader
 
+#: A host line longer than this without a newline is noise: it is dropped.
+MAX_COMMAND = 64
 
-def main():
+
+def make_hub():
+    """The hub with a reader on each chip-select pin of settings.py, writing to the USB data port.
+
+    Returns the hub and the port; no reader is touched yet (each is set up at its first poll)."""
     import board
     import busio
     import digitalio
     import usb_cdc
     from adafruit_pn532.spi import PN532_SPI
+
+    class PN532(PN532_SPI):
+        """Waits at most settings.MAX_WAIT for the chip: a live PN532 answers within milliseconds, and one that
+        is missing must not hold up the other readers for the driver's own 1.5 s at every try."""
+
+        def _wait_ready(self, timeout=1):
+            return super()._wait_ready(min(timeout, settings.MAX_WAIT))
 
     spi = busio.SPI(
         getattr(board, settings.SPI_SCK), MOSI=getattr(board, settings.SPI_MOSI), MISO=getattr(board, settings.SPI_MISO)
@@ -22,7 +35,7 @@ def main():
         cs = digitalio.DigitalInOut(getattr(board, pin_name))
 
         def make():
-            pn532 = PN532_SPI(spi, cs, debug=False)
+            pn532 = PN532(spi, cs, debug=False)
             pn532.SAM_configuration()
             return pn532
 
@@ -39,17 +52,30 @@ def main():
 
     hub = Hub(readers, write, time.monotonic, read_timeout=settings.READ_TIMEOUT,
               read_record=lambda reader, uid: reader.read_record())
+    return hub, port
+
+
+def serve(hub, port, pending=b""):
+    """One turn of the main loop: poll every reader once, answer the host's commands.
+
+    ``pending`` is the start of a command line not yet ended; the new one is returned."""
+    hub.step()
+    waiting = port.in_waiting
+    if waiting:
+        pending += port.read(waiting)
+        while b"\n" in pending:
+            line, pending = pending.split(b"\n", 1)
+            hub.command(line)
+        if len(pending) > MAX_COMMAND:
+            pending = b""
+    return pending
+
+
+def main():
+    hub, port = make_hub()
     pending = b""
     while True:
-        hub.step()
-        waiting = port.in_waiting
-        if waiting:
-            pending += port.read(waiting)
-            while b"\n" in pending:
-                line, pending = pending.split(b"\n", 1)
-                hub.command(line)
-            if len(pending) > 64:
-                pending = b""
+        pending = serve(hub, port, pending)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,10 @@ import protocol
 
 MISSES_TO_LIFT = 3
 BEAT_INTERVAL = 1.0
+# A failing reader is tried again after 1 s, then 2, 4, 8 and at most 16 s: setting up a PN532 that does not
+# answer blocks the loop for about 1.5 s (the driver's own waits), which must not stall the readers that work.
 RETRY_INTERVAL = 1.0
+RETRY_MAX = 16.0
 READ_TIMEOUT = 0.05
 
 
@@ -22,6 +25,7 @@ class _Slot:
         self.misses = 0
         self.failing = False
         self.retry_at = 0.0
+        self.retry_interval = RETRY_INTERVAL
 
 
 class Hub:
@@ -71,14 +75,11 @@ class Hub:
         try:
             uid = slot.reader.read_passive_target(timeout=self._read_timeout)
         except Exception as exc:  # a PN532 that is unplugged or confused raises all kinds
-            slot.retry_at = self._clock() + RETRY_INTERVAL
-            if not slot.failing:
-                slot.failing = True
-                message = (str(exc) or type(exc).__name__)[:40]
-                self.send("ERROR", index, message)
+            self._failed(index, exc)
             return
         if slot.failing:
             slot.failing = False
+            slot.retry_interval = RETRY_INTERVAL
             self.send("READY", index)
         if uid is None:
             if slot.current is not None:
@@ -101,6 +102,17 @@ class Hub:
         if record is not None and (record == "" or len(protocol.escape(record)) > 120):
             record = None  # too long for one line; the host reads it as "no record"
         self.send("LAID", index, uid, record)
+
+    def _failed(self, index, exc):
+        """Report a reader's first failure; try it again later, each time after a longer wait."""
+        slot = self._slots[index]
+        if slot.failing:
+            slot.retry_interval = min(slot.retry_interval * 2, RETRY_MAX)
+        else:
+            slot.failing = True
+            message = (str(exc) or type(exc).__name__)[:40]
+            self.send("ERROR", index, message)
+        slot.retry_at = self._clock() + slot.retry_interval
 
     def _lift(self, index):
         slot = self._slots[index]

@@ -439,3 +439,27 @@ def test_host_names_configured_readers_the_hub_does_not_have(rigs):
     assert isinstance(status, DeviceStatus) and not status.ok
     assert "has 2 readers: seat1, seat2 not connected" in status.message
     reader.close()
+
+
+def test_hub_tries_a_failing_reader_less_and_less_often_until_it_answers():
+    hub, readers, lines, clock = make_hub(1)
+    readers[0].broken = True
+    tries = []
+    for _ in range(140):  # 70 s in steps of 0.5 s (exact in binary: no rounding drift)
+        before = readers[0].reads
+        hub.step()
+        if readers[0].reads > before:
+            tries.append(clock.now - 100.0)
+        clock.now += 0.5
+    assert tries[:7] == [0.0, 1.0, 3.0, 7.0, 15.0, 31.0, 47.0]  # waits of 1, 2, 4, 8, 16, 16 s
+    readers[0].broken = False
+    clock.now += 16.0
+    hub.step()
+    readers[0].broken = True
+    clock.now += 0.5
+    hub.step()
+    before = readers[0].reads
+    clock.now += 1.0
+    hub.step()
+    assert readers[0].reads == before + 1  # after it answered once, the first wait is 1 s again
+    assert [k for k, _ in kinds(lines)].count("ERROR") == 2

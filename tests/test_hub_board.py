@@ -1,0 +1,54 @@
+"""The hub's ``code.py`` itself, run on CPython: stand-ins for CircuitPython's board modules, PN532 emulators
+behind the SPI chip-selects spoken to by the real ``adafruit_pn532.spi`` driver, and the host's HubReader on the
+other end of the USB data port (a pty)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from emulators.circuitpython import HubDevice
+from emulators.pn532 import Tag
+
+from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
+from toprace_pi.hardware.ndef import encode_record
+
+CARD_17 = Tag("04a1b2c3d4e517", encode_record("toprace card 17"))
+
+
+@pytest.fixture(scope="module")
+def device() -> Iterator[HubDevice]:
+    device = HubDevice()
+    yield device
+    device.close()
+    assert [e.errors for e in device.emulators] == [[], []], "the firmware broke the PN532 protocol"
+
+
+def test_code_py_reports_the_readers_that_are_not_wired(device):
+    events = device.run()
+    assert [(e.device, e.ok) for e in events if isinstance(e, DeviceStatus)] == [
+        ("seat1 reader", False),
+        ("seat2 reader", False),
+    ]
+    assert device.host.hello == ("1.1", 4)
+
+
+def test_code_py_reads_a_card_and_its_record_over_spi(device):
+    device.emulators[0].lay(CARD_17)
+    assert device.run() == [TagLaid("discard", CARD_17.uid, "toprace card 17")]
+    device.emulators[0].lift()
+    assert device.run(3) == [TagLifted("discard", CARD_17.uid)]
+
+
+def test_code_py_answers_the_status_command(device):
+    device.host.request_status()
+    device.run()
+    assert device.host.status == ("ok", "ok", "failing", "failing")
+
+
+def test_code_py_drives_the_spi_bus_as_the_pn532_needs(device):
+    (bus,) = device.board.buses
+    assert bus.settings == {"baudrate": 100000, "polarity": 0, "phase": 0}
+    assert [str(pin) for pin in bus.pins] == ["board.GP18", "board.GP19", "board.GP16"]
+    assert [s.pin.name for s in device.board.selects] == ["GP17", "GP20", "GP21", "GP22"]
+    assert all(s.output and s.value for s in device.board.selects)  # outputs, left high (deselected)
