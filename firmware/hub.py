@@ -49,11 +49,8 @@ class Hub:
 
     def step(self):
         """Poll every reader once; send HELLO first, BEAT once a second."""
-        now = self._clock()
         if not self._started:
-            self._started = True
-            self.send("HELLO", protocol.VERSION, len(self._slots))
-            self._next_beat = now + BEAT_INTERVAL
+            self._greet()
         for index in range(len(self._slots)):
             self._poll(index)
         now = self._clock()
@@ -65,8 +62,21 @@ class Hub:
 
     def command(self, line):
         """Answer one line from the host; unknown commands are ignored."""
-        if bytes(line).strip() == protocol.STATUS_COMMAND and self._slots:
+        line = bytes(line).strip()
+        if line == protocol.HELLO_COMMAND:
+            self._greet()
+        elif line == protocol.STATUS_COMMAND and self._slots:
             self.send("STATUS", *[not slot.failing for slot in self._slots])
+
+    def _greet(self):
+        """Say HELLO as at a start: the count starts again, and tags lying now are announced again."""
+        self._started = True
+        self._seq = 0
+        self.send("HELLO", protocol.VERSION, len(self._slots))
+        self._next_beat = self._clock() + BEAT_INTERVAL
+        for slot in self._slots:
+            slot.current = None
+            slot.misses = 0
 
     def _poll(self, index):
         slot = self._slots[index]

@@ -1103,8 +1103,9 @@ def test_hub_reader_takes_any_bytes(chunks: list[bytes]) -> None:
 @fuzz(300)
 @given(line=st.binary(max_size=120))
 def test_the_hub_takes_any_command_line(line: bytes) -> None:
-    """The firmware answers STATUS? and ignores every other line the host (or noise) may send."""
+    """The firmware answers HELLO? and STATUS? and ignores every other line the host (or noise) may send."""
     sent: list[bytes] = []
     hub = Hub([FieldReader()], sent.append, lambda: 0.0)
     hub.command(line)
-    assert [hub_protocol.decode(s).kind for s in sent] == (["STATUS"] if line.strip() == b"STATUS?" else [])
+    answers = {b"HELLO?": ["HELLO"], b"STATUS?": ["STATUS"]}
+    assert [hub_protocol.decode(s).kind for s in sent] == answers.get(line.strip(), [])

@@ -463,3 +463,43 @@ def test_hub_tries_a_failing_reader_less_and_less_often_until_it_answers():
     hub.step()
     assert readers[0].reads == before + 1  # after it answered once, the first wait is 1 s again
     assert [k for k, _ in kinds(lines)].count("ERROR") == 2
+
+
+def test_hub_answers_hello_as_at_a_start_and_announces_the_lying_tags_again():
+    hub, readers, lines, _ = make_hub()
+    readers[1].uid = b"\x07\x07\x07\x07"
+    hub.step()
+    hub.step()
+    lines.clear()
+    hub.command(b"HELLO?\r\n")
+    hub.step()
+    assert [(decode(line).seq, decode(line).kind) for line in lines] == [(0, "HELLO"), (1, "LAID")]
+
+
+def test_host_greets_the_hub_and_a_new_host_learns_the_tags_lying_there(rigs):
+    rig, clock, reader, hub, readers = connect(rigs)
+    readers[0].uid = b"\x01\x02\x03\x04"
+    rig.settle()
+    assert drain(reader) == [TagLaid("discard", b"\x01\x02\x03\x04")]
+    reader.close()
+    restarted_host = HubReader(port=rig.port, clock=clock)  # the table's service restarted; the hub ran on
+    assert restarted_host.poll() == []
+    rig.settle()  # the hub hears HELLO?
+    assert drain(restarted_host) == [TagLaid("discard", b"\x01\x02\x03\x04")]
+    assert restarted_host.hello == (protocol.VERSION, 2)
+    restarted_host.close()
+
+
+def test_host_refuses_a_device_that_does_not_answer_hello(rigs):
+    """Say, an older firmware, or another device on the configured port: it beats but never greets."""
+    clock = FakeClock()
+    rig = rigs(clock=clock)
+    rig.hub.step()  # started before the host opened the port: its HELLO is gone
+    reader = HubReader(port=rig.port, clock=clock)
+    for _ in range(4):
+        assert reader.poll() == []
+        clock.now += 1.0
+        rig.hub.step()  # BEAT, and the host's HELLO? is never read
+    with pytest.raises(ReaderError, match="does not answer HELLO"):
+        drain(reader)
+    reader.close()

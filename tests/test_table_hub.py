@@ -16,7 +16,7 @@ from toprace_pi.hardware.hub import HubReader
 from toprace_pi.rules import Game
 from toprace_pi.table.config import HubConfig, parse_config
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
-from toprace_pi.table.live import reader_slots
+from toprace_pi.table.live import open_table, reader_slots
 from toprace_pi.table.tools import enrol, self_test
 
 # --- configuration -----------------------------------------------------------------------------------------------
@@ -85,6 +85,7 @@ def test_the_self_test_asks_the_hub_for_each_reader(running_rig, pins):
     config = parse_config({"hub": {"port": running_rig.port, "readers": ["discard", "cars", "seat1"]}}, "test")
     said: list[str] = []
     problems = self_test(config, said.append, button_wait=0.01)
+    assert f"reader hub: found on {running_rig.port} (protocol 1.1, 2 readers)" in said
     assert "discard reader (hub reader 0): ok" in said
     assert "cars reader (hub reader 1): failing" in said
     assert "seat1 reader (hub reader 2): not connected to the hub" in said
@@ -103,22 +104,39 @@ def test_the_self_test_says_when_no_hub_is_plugged_in(monkeypatch, pins):
 def test_enrolling_car_tokens_on_the_hub(running_rig, tmp_path):
     config = parse_config({"hub": {"port": running_rig.port},
                            "files": {"registry": str(tmp_path / "tags.json")}}, "test")
-    cars = running_rig.readers[1]
-
-    def lay_the_tokens() -> None:
-        for number in range(1, 7):
-            cars.lay(bytes([4, 0xCA, 0, 0, 0, 1, number]))
-            time.sleep(0.1)
-            cars.lift()
-            time.sleep(0.1)
-
     said: list[str] = []
-    layer = threading.Thread(target=lay_the_tokens, daemon=True)
-    layer.start()
-    registry = enrol("cars", config, said.append, tick=0.005)
-    layer.join(timeout=5)
+    enrolled: list[object] = []
+    enrolment = threading.Thread(target=lambda: enrolled.append(enrol("cars", config, said.append, tick=0.005)),
+                                 daemon=True)
+    enrolment.start()
+    cars = running_rig.readers[1]
+    for number in range(1, 7):  # the six car tokens laid on the hub's cars reader, one after another
+        cars.lay(bytes([4, 0xCA, 0, 0, 0, 1, number]))
+        time.sleep(0.1)
+        cars.lift()
+        time.sleep(0.1)
+    enrolment.join(timeout=10)
+    assert not enrolment.is_alive(), f"the enrolment is still waiting: {said[-3:]}"
+    (registry,) = enrolled
     assert len(registry) == 6
     assert said.count("(the reader hub writes no records: this tag is known by the registry only)") == 6
+
+
+def test_the_table_in_service_reads_its_cards_through_the_hub(running_rig, tmp_path, pins, capsys):
+    config = parse_config({"hub": {"port": running_rig.port}, "sound": {"speech": False},
+                           "files": {"registry": str(tmp_path / "tags.json"),
+                                     "journal": str(tmp_path / "journal.jsonl")}}, "test")
+    live = open_table(config)
+    try:
+        running_rig.readers[0].lay(b"\x04\x55\x55\x55\x55\x55\x55")  # a tag nobody enrolled
+        deadline = time.monotonic() + 10
+        while "this tag is not enrolled" not in capsys.readouterr().out:
+            assert time.monotonic() < deadline, "the tag never reached the controller"
+            live.table.step()
+            time.sleep(0.01)
+        assert [slot.name for slot in live.table.readers] == ["hub"]
+    finally:
+        live.close()
 
 
 # --- whole games through the hub ---------------------------------------------------------------------------------

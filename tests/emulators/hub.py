@@ -97,10 +97,10 @@ class HubRig:
             os.write(self.master, line)
 
     def settle(self) -> None:
-        """Run the hub's loop long enough for any tag laid or lifted to be reported, and answer the host."""
+        """Answer the host, then run the hub's loop long enough for any tag laid or lifted to be reported."""
+        self.answer()
         for _ in range(MISSES_TO_LIFT):
             self.hub.step()
-        self.answer()
 
     def answer(self) -> None:
         """Hand the hub every command line the host has written (as ``code.py`` does)."""

@@ -83,6 +83,8 @@ class HubReader:
         # first BEAT; the rest were lifted meanwhile.
         self._before_restart: dict[int, bytes] = {}
         self._closed = False
+        self._greeted = False
+        self._opened_at = 0.0
         #: Counters for diagnostics.
         self.bad_lines = 0
         self.gaps = 0
@@ -91,13 +93,18 @@ class HubReader:
         self.status: tuple[str, ...] | None = None
 
     def __repr__(self) -> str:
-        return f"<HubReader {self._device or self.port or 'not connected'}>"
+        return f"<HubReader {self._device or self.port or 'not connected yet'}>"
 
     def __enter__(self) -> HubReader:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+    @property
+    def device(self) -> str:
+        """The serial device the hub was last opened on, or ``""`` before the first."""
+        return self._device
 
     def reader_name(self, index: int) -> str:
         return self.names.get(index, f"reader{index}")
@@ -116,10 +123,14 @@ class HubReader:
         try:
             for line in self._read_lines():
                 events.extend(self._handle(line))
-            if self._clock() - self._last_heard > self.heartbeat_timeout:
+            now = self._clock()
+            if now - self._last_heard > self.heartbeat_timeout:
                 raise ReaderError(
                     f"the reader hub on {self._device} sent nothing for {self.heartbeat_timeout:g} s (no heartbeat)"
                 )
+            if not self._greeted and now - self._opened_at > self.heartbeat_timeout:
+                raise ReaderError(f"the device on {self._device} does not answer HELLO? like a reader hub "
+                                  "(is the firmware from firmware/ on it?)")
         except ReaderError as exc:
             self._fail(exc, events)
         except OSError as exc:  # serial.SerialException is an OSError
@@ -151,10 +162,16 @@ class HubReader:
             raise ReaderError(f"cannot open the reader hub on {device}: {exc}") from exc
         self._device = device
         self._buffer = b""
-        self._last_heard = self._clock()
+        self._opened_at = self._last_heard = self._clock()
         self._last_seq = None
         self._bad_in_a_row = 0
+        self._greeted = False
         log.info("reader hub opened on %s", device)
+        try:
+            self._serial.write(protocol.HELLO_COMMAND + b"\n")
+        except OSError as exc:
+            self._disconnect()
+            raise ReaderError(f"the reader hub on {device} is gone: {exc}") from exc
 
     def _disconnect(self) -> None:
         serial, self._serial = self._serial, None
@@ -212,6 +229,7 @@ class HubReader:
             if self.hello is not None:
                 self._before_restart = dict(self._lying)
             self.hello = (version, count)
+            self._greeted = True
             log.info("reader hub %s: firmware %s, %d readers", self._device, version, count)
             events.extend(self._unwired(count))
         elif message.kind == "STATUS":

@@ -23,6 +23,8 @@ KINDS = {
 }
 
 STATUS_COMMAND = b"STATUS?"
+#: The host's greeting on opening the port: the hub answers as if it had just started.
+HELLO_COMMAND = b"HELLO?"
 
 _HEX = "0123456789abcdefABCDEF"
 _DIGITS = "0123456789"

@@ -145,6 +145,9 @@ def _check_hub(config: HubConfig, say: Say, *, wait: float = HUB_WAIT) -> int:
     if reader.status is None:
         say(f"reader hub: no answer to STATUS? within {wait:g} s (is the firmware from firmware/ installed?)")
         return 1
+    if reader.hello is not None:
+        version, count = reader.hello
+        say(f"reader hub: found on {reader.device} (protocol {version}, {count} readers)")
     states = dict(enumerate(reader.status))
     for index, name in enumerate(config.readers):
         say(f"{name} reader (hub reader {index}): {states.get(index, 'not connected to the hub')}")
