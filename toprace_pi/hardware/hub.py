@@ -206,6 +206,7 @@ class HubReader:
         return lines
 
     def _handle(self, line: bytes) -> list[Event]:
+        """The events one line brings; a bad line is skipped, several in a row raise :class:`ReaderError`."""
         try:
             message = protocol.decode(line + b"\n")
         except protocol.ProtocolError as exc:
@@ -220,50 +221,54 @@ class HubReader:
         self._bad_in_a_row = 0
         self._last_heard = self._clock()
         self._check_seq(message)
-        fields = message.fields
+        handler: Callable[..., list[Event]] = getattr(self, f"_on_{message.kind.lower()}")
+        return handler(*message.fields)
+
+    def _on_hello(self, version: str, count: int) -> list[Event]:
+        if version.split(".")[0] != protocol.VERSION.split(".")[0]:
+            raise ReaderError(f"the reader hub speaks protocol {version}, this host {protocol.VERSION}")
+        if self.hello is not None:  # the hub started again, or answered HELLO? after the port was reopened
+            self._before_restart = dict(self._lying)
+        self.hello = (version, count)
+        self._greeted = True
+        log.info("reader hub %s: firmware %s, %d readers", self._device, version, count)
+        return self._unwired(count)
+
+    def _on_status(self, *states: str) -> list[Event]:
+        self.status = states
+        return []
+
+    def _on_error(self, index: int, text: str) -> list[Event]:
+        name = self.reader_name(index)
+        log.warning("reader hub: the %s reader fails: %s", name, text)
+        return [DeviceStatus(f"{name} reader", False, f"the {name} reader on the hub fails ({text}): "
+                                                      "check its cable; still trying")]
+
+    def _on_ready(self, index: int) -> list[Event]:
+        name = self.reader_name(index)
+        return [DeviceStatus(f"{name} reader", True, f"the {name} reader on the hub works again")]
+
+    def _on_beat(self) -> list[Event]:
+        """After a new HELLO, the first beat ends the re-announcements: tags not announced again were lifted."""
+        gone, self._before_restart = self._before_restart, {}
+        return [event for index, uid in gone.items() for event in self._on_lifted(index, uid)]
+
+    def _on_laid(self, index: int, uid: bytes, record: str | None) -> list[Event]:
+        if self._before_restart.get(index) == uid:
+            del self._before_restart[index]
+            return []  # announced again after a HELLO: it was lying already
         events: list[Event] = []
-        if message.kind == "HELLO":
-            version, count = fields
-            if str(version).split(".")[0] != protocol.VERSION.split(".")[0]:
-                raise ReaderError(f"the reader hub speaks protocol {version}, this host {protocol.VERSION}")
-            if self.hello is not None:
-                self._before_restart = dict(self._lying)
-            self.hello = (version, count)
-            self._greeted = True
-            log.info("reader hub %s: firmware %s, %d readers", self._device, version, count)
-            events.extend(self._unwired(count))
-        elif message.kind == "STATUS":
-            self.status = tuple(fields)
-        elif message.kind == "ERROR":
-            index, text = fields
-            name = self.reader_name(index)
-            log.warning("reader hub: the %s reader fails: %s", name, text)
-            events.append(DeviceStatus(f"{name} reader", False, f"the {name} reader on the hub fails ({text}): "
-                                                                 "check its cable; still trying"))
-        elif message.kind == "READY":
-            name = self.reader_name(fields[0])
-            events.append(DeviceStatus(f"{name} reader", True, f"the {name} reader on the hub works again"))
-        elif message.kind == "BEAT" and self._before_restart:
-            gone, self._before_restart = self._before_restart, {}
-            for index, uid in gone.items():
-                if self._lying.get(index) == uid:
-                    del self._lying[index]
-                    events.append(TagLifted(self.reader_name(index), uid))
-        elif message.kind == "LAID":
-            index, uid, record = fields
-            if self._before_restart.get(index) == uid:
-                del self._before_restart[index]
-                return []  # the restarted hub announces a tag that was lying already
-            if index in self._lying:  # its LIFTED line was lost
-                events.append(TagLifted(self.reader_name(index), self._lying[index]))
-            self._lying[index] = uid
-            events.append(TagLaid(self.reader_name(index), uid, record))
-        elif message.kind == "LIFTED":
-            index, uid = fields
-            if self._lying.get(index) == uid:
-                del self._lying[index]
-                events.append(TagLifted(self.reader_name(index), uid))
+        if index in self._lying:  # its LIFTED line was lost
+            events.append(TagLifted(self.reader_name(index), self._lying[index]))
+        self._lying[index] = uid
+        events.append(TagLaid(self.reader_name(index), uid, record))
         return events
+
+    def _on_lifted(self, index: int, uid: bytes) -> list[Event]:
+        if self._lying.get(index) != uid:
+            return []
+        del self._lying[index]
+        return [TagLifted(self.reader_name(index), uid)]
 
     def _unwired(self, count: int) -> list[Event]:
         """A word at the table for readers named in the configuration that the hub does not have."""
