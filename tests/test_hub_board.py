@@ -4,10 +4,15 @@ other end of the USB data port (a pty)."""
 
 from __future__ import annotations
 
+import ast
+import runpy
+import sys
+import types
 from collections.abc import Iterator
 
 import pytest
 from emulators.circuitpython import HubDevice
+from emulators.hub import FIRMWARE
 from emulators.pn532 import Tag
 
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
@@ -52,3 +57,30 @@ def test_code_py_drives_the_spi_bus_as_the_pn532_needs(device):
     assert [str(pin) for pin in bus.pins] == ["board.GP18", "board.GP19", "board.GP16"]
     assert [s.pin.name for s in device.board.selects] == ["GP17", "GP20", "GP21", "GP22"]
     assert all(s.output and s.value for s in device.board.selects)  # outputs, left high (deselected)
+
+
+def test_boot_py_turns_on_the_usb_data_port(monkeypatch):
+    enabled: list[dict] = []
+    usb_cdc = types.ModuleType("usb_cdc")
+    usb_cdc.enable = lambda **ports: enabled.append(ports)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "usb_cdc", usb_cdc)
+    runpy.run_path(str(FIRMWARE / "boot.py"))
+    assert enabled == [{"console": True, "data": True}]
+
+
+#: What the firmware may import on the device: its own files, CircuitPython's modules and the bundle's PN532 driver.
+DEVICE_MODULES = {"time", "settings", "hub", "reader", "ndef", "protocol", "board", "busio", "digitalio", "usb_cdc",
+                  "adafruit_pn532.spi"}
+
+
+@pytest.mark.parametrize("path", sorted(FIRMWARE.glob("*.py")), ids=lambda p: p.name)
+def test_the_firmware_keeps_to_what_circuitpython_has(path):
+    """The shared files are edited on the host side too: no typing, dataclasses or annotations may creep in."""
+    tree = ast.parse(path.read_text("utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module}
+    assert imported <= DEVICE_MODULES, f"{path.name} imports {imported - DEVICE_MODULES}"
+    annotated = [node.lineno for node in ast.walk(tree)
+                 if isinstance(node, ast.AnnAssign) or (isinstance(node, ast.arg) and node.annotation)
+                 or (isinstance(node, ast.FunctionDef) and node.returns)]
+    assert annotated == [], f"{path.name} has annotations on lines {annotated}"
