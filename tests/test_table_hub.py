@@ -12,11 +12,14 @@ from emulators.hub import HubRig, hub_readers
 
 from toprace_pi.data import load_track
 from toprace_pi.errors import DataError
+from toprace_pi.hardware import hub as host_hub
+from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
 from toprace_pi.rules import Game
 from toprace_pi.table.config import HubConfig, parse_config
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
-from toprace_pi.table.live import open_table, reader_slots
+from toprace_pi.table.live import open_hub, open_table, reader_slots
+from toprace_pi.table.run import RETRY, ReaderSlot
 from toprace_pi.table.tools import enrol, self_test
 
 # --- configuration -----------------------------------------------------------------------------------------------
@@ -179,3 +182,31 @@ def test_a_tag_laid_through_the_hub_reaches_the_controller():
     finally:
         demo.close()
         rigs[0].close()
+
+
+def test_the_table_says_when_the_hub_is_unplugged_and_finds_it_again_by_its_usb_id(monkeypatch):
+    now = [100.0]
+    clock = lambda: now[0]  # noqa: E731
+    plugged = [HubRig(clock=clock)]
+    monkeypatch.setattr(host_hub, "find_hub_port", lambda: plugged[-1].port)  # the USB id search, as on the Pi
+    slot = ReaderSlot("hub", open_hub(HubConfig(("discard", "cars"), None)), clock)
+    try:
+        assert slot.poll() == []
+        card = b"\x04\x01\x02\x03\x04\x05\x06"
+        plugged[-1].readers[0].lay(card)
+        plugged[-1].settle()
+        assert slot.poll() == [TagLaid("discard", card)]
+        plugged[-1].unplug()
+        assert slot.poll() == [DeviceStatus("hub reader", False, "the hub reader is missing: still looking")]
+        plugged.append(HubRig(plugged[-1].readers, clock=clock))  # plugged in again: a new ttyACM, the hub restarted
+        now[0] += RETRY
+        assert slot.poll() == [DeviceStatus("hub reader", True, "the hub reader is back")]
+        plugged[-1].settle()  # it hears HELLO? and announces the card still lying there
+        assert slot.poll() == []  # known to lie there already: not laid twice
+        plugged[-1].readers[0].lift()
+        plugged[-1].settle()
+        assert slot.poll() == [TagLifted("discard", card)]
+    finally:
+        slot.close()
+        for rig in plugged:
+            rig.close()
