@@ -54,6 +54,7 @@ from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
 from toprace_pi.hardware.ndef import decode_record, encode_record
 from toprace_pi.hardware.profile import PLACES, Profile
+from toprace_pi.hardware.strip import MAX_LEDS, StripSettings
 from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry, parse_record, record_text
 from toprace_pi.rules.actions import Action, Deal, parse_action
 from toprace_pi.rules.cards import DECK_SIZE, SPRINT_BREAKDOWN_PAIRS, VALUES, Deck, MovementCard, SprintBreakdownCard
@@ -575,7 +576,15 @@ def assert_valid_config(config: TableConfig) -> None:
     for number in (config.claim_window, config.hold_time):
         assert isinstance(number, float) and math.isfinite(number) and number > 0
     names = [r.name for r in config.readers]
-    assert "discard" in names and set(names) <= {"discard", "cars"}
+    assert set(names) <= {"discard", "cars"}
+    if config.hub is not None:
+        assert 1 <= len(config.hub.readers) <= 8 and len(set(config.hub.readers)) == len(config.hub.readers)
+        assert not set(config.hub.readers) & set(names)
+        assert config.hub.port is None or (isinstance(config.hub.port, str) and config.hub.port)
+        names += config.hub.readers
+    assert names.count("discard") == 1
+    settings = StripSettings.from_config({"count": 1, **config.strip})  # checked on load: opens without a DataError
+    assert 1 <= settings.count <= MAX_LEDS and 0 <= settings.pin <= 27
     for reader in config.readers:
         assert reader.kind in READER_KINDS and reader.bus in BUSES
         assert isinstance(reader.port, str) and isinstance(reader.cs_pin, str)
@@ -595,7 +604,7 @@ def test_config_mutations(data: st.DataObject) -> None:
 
 
 @fuzz(100)
-@given(doc=st.dictionaries(st.sampled_from(["game", "readers", "strip", "buttons", "sound", "files", "x"]),
+@given(doc=st.dictionaries(st.sampled_from(["game", "readers", "hub", "strip", "buttons", "sound", "files", "x"]),
                            toml_values, max_size=4))
 def test_config_from_any_table(doc: dict[str, Any]) -> None:
     expect(lambda: parse_config(doc, "config.toml"), "config.toml", assert_valid_config)
@@ -1109,3 +1118,21 @@ def test_the_hub_takes_any_command_line(line: bytes) -> None:
     hub.command(line)
     answers = {b"HELLO?": ["HELLO"], b"STATUS?": ["STATUS"]}
     assert [hub_protocol.decode(s).kind for s in sent] == answers.get(line.strip(), [])
+
+
+# --- the LED strip's settings ----------------------------------------------------------------------------------------
+
+STRIP_KEYS = ["count", "backend", "pin", "brightness", "colour_order", "supply_amps", "reserve_amps", "x"]
+
+
+@fuzz(300)
+@given(section=st.dictionaries(st.sampled_from(STRIP_KEYS), toml_values | st.integers(-(10**12), 10**12), max_size=7))
+def test_strip_settings_from_any_section(section: dict[str, Any]) -> None:
+    """Settings a strip can be opened with (a sane LED count, a GPIO pin), or a DataError naming every problem."""
+    settings, error = attempt(lambda: StripSettings.from_config(section), DataError)
+    if error is not None:
+        assert_data_error(error, "LED strip config")
+    else:
+        assert isinstance(settings, StripSettings)
+        assert 1 <= settings.count <= MAX_LEDS and 0 <= settings.pin <= 27
+        assert settings.supply_amps > settings.reserve_amps >= 0

@@ -248,3 +248,13 @@ def test_enrolling_the_pit_stop_cards_gives_each_seat_three(tmp_path):
     enrol("pitstops", config, lambda _: None, reader=ScriptedReader(uids), tick=0)
     registry = TagRegistry.load(tmp_path / "t.json")
     assert [registry.get(u) for u in uids] == [("pit", 0)] * 3 + [("pit", 1)] * 3
+
+
+def test_a_bad_strip_section_is_named_when_the_file_is_read():
+    with pytest.raises(DataError) as caught:
+        parse_config({"strip": {"count": 10**9, "pin": -1, "lumens": 3}}, "table.toml")
+    text = str(caught.value)
+    for expected in ("[strip] unknown key 'lumens'", "[strip] 'count' must be the number of LEDs (a whole number "
+                     "from 1 to 10000), not 1000000000", "[strip] 'pin' must be a GPIO number from 0 to 27, not -1"):
+        assert expected in text
+    assert parse_config({"strip": {"backend": "ws281x"}}, "t").strip == {"backend": "ws281x"}  # count: the profile's

@@ -42,14 +42,12 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.strip import DARK, RGB
+from toprace_pi.hardware.strip import DARK, MAX_LEDS, RGB
 from toprace_pi.render.palette import ordinal
 from toprace_pi.rules.track import Track
 
 PLACES = 6
 MAX_SEATS = 6
-#: More LEDs than any board has: a frame is a list of led_count colours.
-MAX_LEDS = 10_000
 DEFAULT_NOTE = (
     "DEFAULT layout, not measured on a board: one LED per space, the strip snaking lane by lane "
     "(lane a start to finish, lane b back, lane c forward again), then the placement spaces 1st-6th, "

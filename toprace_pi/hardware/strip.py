@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 RGB = tuple[int, int, int]
 DARK: RGB = (0, 0, 0)
+#: More LEDs than any board has: a frame is a list of that many colours.
+MAX_LEDS = 10_000
 
 #: The orders in which a strip's chips expect the three colours; WS2812B is GRB.
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
@@ -441,12 +443,12 @@ def _order(config: Mapping[str, Any]) -> str:
 def _config_problems(config: Mapping[str, Any]) -> list[str]:
     problems = []
     count, supply, reserve = config.get("count"), config["supply_amps"], config["reserve_amps"]
-    if not (isinstance(count, int) and not isinstance(count, bool) and count >= 1):
-        problems.append(f"'count' must be the number of LEDs (a whole number from 1), not {count!r}")
+    if not (isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= MAX_LEDS):
+        problems.append(f"'count' must be the number of LEDs (a whole number from 1 to {MAX_LEDS}), not {count!r}")
     if config["backend"] not in BACKENDS:
         problems.append(f"'backend' must be one of {', '.join(BACKENDS)}, not {config['backend']!r}")
-    if not (isinstance(config["pin"], int) and not isinstance(config["pin"], bool)):
-        problems.append(f"'pin' must be a GPIO number, not {config['pin']!r}")
+    if not (isinstance(config["pin"], int) and not isinstance(config["pin"], bool) and 0 <= config["pin"] <= 27):
+        problems.append(f"'pin' must be a GPIO number from 0 to 27, not {config['pin']!r}")
     if not _is_byte(config["brightness"]):
         problems.append(f"'brightness' must be a whole number 0-255, not {config['brightness']!r}")
     if _order(config) not in COLOUR_ORDERS:

@@ -19,6 +19,7 @@ from toprace_pi.data import track_names
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
+from toprace_pi.hardware.strip import StripSettings
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
 READER_KINDS = ("pn532", "simulated")
@@ -104,7 +105,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         claim_window=_number(game.get("claim_window", 6.0), "[game] claim_window", problems),
         readers=_readers(_table(data, "readers", problems), hub, problems),
         hub=hub,
-        strip=_table(data, "strip", problems) or {"backend": "simulated"},
+        strip=_strip(_table(data, "strip", problems), problems),
         buttons=_buttons(buttons, problems),
         hold_time=_number(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
         sound=_sound(_table(data, "sound", problems), problems),
@@ -249,6 +250,18 @@ def _hub(section: dict[str, Any], problems: list[str]) -> HubConfig:
                         "and _), the hub's readers 0, 1, ... in order, like [\"discard\", \"cars\"]")
         names = list(HubConfig.readers)
     return HubConfig(tuple(names), None if port == "auto" else port)
+
+
+def _strip(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
+    """The [strip] section, checked now (its LED count may be left to the board profile) so that a bad one is
+    named when the file is read, not when the strip is opened."""
+    if not section:
+        return {"backend": "simulated"}
+    try:
+        StripSettings.from_config({"count": 1, **section})
+    except DataError as exc:
+        problems.extend(f"[strip] {problem}" for problem in exc.problems)
+    return section
 
 
 def _buttons(section: dict[str, Any], problems: list[str]) -> dict[str, int]:
