@@ -36,8 +36,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from toprace_pi.data import load_deck, load_profile, load_track  # noqa: E402
+from toprace_pi.data import load_deck, load_track  # noqa: E402
 from toprace_pi.hardware.events import ButtonPressed, Event, TagLaid, TagLifted  # noqa: E402
+from toprace_pi.hardware.profile import load_profile  # noqa: E402
 from toprace_pi.hardware.sound import SilentSound  # noqa: E402
 from toprace_pi.hardware.strip import SimulatedStrip  # noqa: E402
 from toprace_pi.rules import Deal, Game, Settings  # noqa: E402

@@ -47,13 +47,13 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from toprace_pi.data import load_deck, load_profile, load_tip_table, load_track
+from toprace_pi.data import load_deck, load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError, NotationError, TopRaceError
 from toprace_pi.hardware import ReaderError, hub_protocol
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
 from toprace_pi.hardware.ndef import decode_record, encode_record
-from toprace_pi.hardware.profile import PLACES, Profile
+from toprace_pi.hardware.profile import PLACES, Profile, load_profile
 from toprace_pi.hardware.strip import MAX_LEDS, StripSettings
 from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry, parse_record, record_text
 from toprace_pi.rules.actions import Action, Deal, parse_action

@@ -8,9 +8,9 @@ import tomllib
 import pytest
 from tracks import straight_dict
 
-from toprace_pi.data import load_profile, load_track, profile_names, track_names
+from toprace_pi.data import load_track, profile_names, track_names
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.profile import Profile, default_profile, snake_order
+from toprace_pi.hardware.profile import Profile, default_profile, load_profile, snake_order
 from toprace_pi.rules import Track
 
 RED, BLUE, DARK = (230, 30, 30), (30, 100, 255), (0, 0, 0)

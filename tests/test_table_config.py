@@ -225,7 +225,8 @@ def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path)
 
 
 def test_calibrating_a_board_saves_a_profile_that_loads(tmp_path):
-    from toprace_pi.data import load_profile, load_track
+    from toprace_pi.data import load_track
+    from toprace_pi.hardware.profile import load_profile
     from toprace_pi.table.tools import calibrate_board
 
     config = parse_config({}, "test")

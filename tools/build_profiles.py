@@ -24,8 +24,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
-    from toprace_pi.data import load_profile, load_track, track_names
-    from toprace_pi.hardware.profile import default_profile
+    from toprace_pi.data import load_track, track_names
+    from toprace_pi.hardware.profile import default_profile, load_profile
 
     folder = Path(argv[0]) if argv else ROOT / "toprace_pi" / "data" / "profiles"
     folder.mkdir(parents=True, exist_ok=True)

@@ -22,8 +22,8 @@ Track file format (see ``tracks/speed-street.toml`` for a full example)::
       { id = "a1", lane = 0, front = 1.0, next = ["a2", "b2"], start = 1, x = 0.0, y = 0.0, heading = 0.0 },
     ]
 
-Deck file format: see ``decks/standard.toml``. Board profile format (which LED
-lies under which space): see :mod:`toprace_pi.hardware.profile`.
+Deck file format: see ``decks/standard.toml``. Board profiles (which LED lies
+under which space) are loaded by :func:`toprace_pi.hardware.profile.load_profile`.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.profile import Profile
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.track import Track
 
@@ -84,22 +83,13 @@ def profile_names() -> list[str]:
     return sorted(_stem(p.name) for p in _folder("profiles").iterdir() if p.name.endswith(".toml"))
 
 
-def load_profile(name_or_path: str | Path = DEFAULT_TRACK, track: Track | None = None) -> Profile:
-    """A shipped LED profile by track name (``"lake-lane"``) or a profile file by path.
+def read_document(kind: str, name_or_path: str | Path, shipped: list[str]) -> tuple[str, dict]:
+    """A shipped TOML file of ``kind`` (a folder here) by name, or any TOML file by path: its source and content.
 
-    It is checked against ``track``, or when that is not given against the shipped
-    track the profile names (a profile for a track of your own needs that track).
+    For loaders that live above this package, such as the board profiles' in :mod:`toprace_pi.hardware.profile`.
     """
-    source, text = _read("profiles", name_or_path, profile_names())
-    data = _parse(source, text)
-    if track is None:
-        header = data.get("profile")
-        slug = header.get("track") if isinstance(header, dict) else None
-        if slug not in track_names():
-            choices = ", ".join(track_names())
-            raise DataError(source, [f"[profile]: 'track' {slug!r} is not a shipped track ({choices}); pass its track"])
-        track = load_track(slug)
-    return Profile.from_dict(data, source, track)
+    source, text = _read(kind, name_or_path, shipped)
+    return source, _parse(source, text)
 
 
 def _folder(kind: str):

@@ -39,8 +39,10 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeGuard
 
+from toprace_pi.data import DEFAULT_TRACK, load_track, profile_names, read_document, track_names
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.strip import DARK, MAX_LEDS, RGB
 from toprace_pi.render.palette import ordinal
@@ -161,6 +163,23 @@ def default_profile(track: Track) -> Profile:
         seats=tuple((first_seat + n,) for n in range(MAX_SEATS)),
         note=DEFAULT_NOTE,
     )
+
+
+def load_profile(name_or_path: str | Path = DEFAULT_TRACK, track: Track | None = None) -> Profile:
+    """A shipped LED profile by track name (``"lake-lane"``) or a profile file by path.
+
+    It is checked against ``track``, or when that is not given against the shipped
+    track the profile names (a profile for a track of your own needs that track).
+    """
+    source, data = read_document("profiles", name_or_path, profile_names())
+    if track is None:
+        header = data.get("profile")
+        slug = header.get("track") if isinstance(header, dict) else None
+        if slug not in track_names():
+            choices = ", ".join(track_names())
+            raise DataError(source, [f"[profile]: 'track' {slug!r} is not a shipped track ({choices}); pass its track"])
+        track = load_track(slug)
+    return Profile.from_dict(data, source, track)
 
 
 class _ProfileBuilder:

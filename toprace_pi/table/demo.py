@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Protocol
 
 from toprace_pi.bots import make_bot
-from toprace_pi.data import load_deck, load_profile, load_track
+from toprace_pi.data import load_deck, load_track
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
+from toprace_pi.hardware.profile import load_profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.strip import SimulatedStrip

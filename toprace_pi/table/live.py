@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toprace_pi import service
-from toprace_pi.data import load_deck, load_profile, load_track
+from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import Event
+from toprace_pi.hardware.profile import load_profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip

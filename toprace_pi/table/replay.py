@@ -6,7 +6,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from toprace_pi.data import load_deck, load_profile, load_track
+from toprace_pi.data import load_deck, load_track
+from toprace_pi.hardware.profile import load_profile
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
 from toprace_pi.rules import Game

@@ -8,11 +8,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.data import load_deck, load_profile, load_track
+from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.calibrate import calibrate
 from toprace_pi.hardware.events import BUTTONS, ButtonPressed, Event
+from toprace_pi.hardware.profile import load_profile
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import Enrolment, TagRegistry
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
