@@ -503,3 +503,22 @@ def test_host_refuses_a_device_that_does_not_answer_hello(rigs):
     with pytest.raises(ReaderError, match="does not answer HELLO"):
         drain(reader)
     reader.close()
+
+
+def test_host_asks_the_hub_again_when_lines_were_lost(rigs):
+    rig, clock, reader, hub, readers = connect(rigs, {0: "discard", 1: "cars"})
+    readers[1].uid = b"\x05\x06\x07\x08"
+    rig.settle()
+    assert drain(reader) == [TagLaid("cars", b"\x05\x06\x07\x08")]
+    readers[0].uid = b"\x01\x02\x03\x04"
+    readers[1].uid = None
+    rig.lose(2)  # the LAID of the card and the LIFTED of the car token
+    rig.settle()
+    clock.now += 1.0
+    hub.step()  # a BEAT: its sequence number shows two lines missing
+    assert drain(reader) == [] and reader.gaps == 1
+    rig.settle()  # the hub hears HELLO? and announces the card again
+    clock.now += 1.0
+    hub.step()  # the first BEAT after HELLO: what was not announced again has been lifted
+    assert drain(reader) == [TagLaid("discard", b"\x01\x02\x03\x04"), TagLifted("cars", b"\x05\x06\x07\x08")]
+    reader.close()

@@ -78,6 +78,7 @@ class HubRig:
         self.clock = clock
         self._read_record = read_record
         self._read_timeout = read_timeout
+        self._losing = 0
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)  # as a USB CDC port is: no echo, no line editing
         self.port = os.ttyname(self.slave)
@@ -93,8 +94,15 @@ class HubRig:
         return self.hub
 
     def write(self, line: bytes) -> None:
+        if self._losing:
+            self._losing -= 1
+            return
         if self.master >= 0:
             os.write(self.master, line)
+
+    def lose(self, lines: int) -> None:
+        """The next ``lines`` lines the hub sends are lost on the way, as on a bad cable."""
+        self._losing += lines
 
     def settle(self) -> None:
         """Answer the host, then run the hub's loop long enough for any tag laid or lifted to be reported."""

@@ -168,10 +168,17 @@ class HubReader:
         self._greeted = False
         log.info("reader hub opened on %s", device)
         try:
+            self._ask_hello()
+        except ReaderError:
+            self._disconnect()
+            raise
+
+    def _ask_hello(self) -> None:
+        """Ask the hub to say HELLO and announce again every tag lying on its readers."""
+        try:
             self._serial.write(protocol.HELLO_COMMAND + b"\n")
         except OSError as exc:
-            self._disconnect()
-            raise ReaderError(f"the reader hub on {device} is gone: {exc}") from exc
+            raise ReaderError(f"the reader hub on {self._device} is gone: {exc}") from exc
 
     def _disconnect(self) -> None:
         serial, self._serial = self._serial, None
@@ -287,5 +294,6 @@ class HubReader:
             return
         if self._last_seq is not None and seq != (self._last_seq + 1) & 0xFFFF:
             self.gaps += 1
-            log.warning("reader hub: sequence jumped from %d to %d (lines lost)", self._last_seq, seq)
+            log.warning("reader hub: sequence jumped from %d to %d (lines lost): asking it again", self._last_seq, seq)
+            self._ask_hello()  # a lost LAID is announced again; a lost LIFTED shows at the next BEAT
         self._last_seq = seq
