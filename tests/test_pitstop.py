@@ -28,6 +28,7 @@ from test_properties import (
     assert_json_round_trip,
     assert_replays,
     illegal_actions,
+    refuse_illegal,
     state,
     track,
 )
@@ -579,15 +580,7 @@ def pit_illegal(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
 
 
 def refuse(game: Game, rng: random.Random, seen: Counter[str]) -> None:
-    before = state(game)
-    legal = set(game.legal_actions())
-    for why, action in pit_illegal(game, rng):
-        assert action not in legal, f"{why}: {action} is listed as legal"
-        assert not game.is_legal(action), f"{why}: is_legal({action}) says yes"
-        with pytest.raises(IllegalActionError):
-            game.apply(action)
-        assert state(game) == before, f"refusing {action} ({why}) changed the game"
-        seen[why] += 1
+    refuse_illegal(game, rng, seen, probes=pit_illegal)
 
 
 @settings(GAMES, max_examples=400)

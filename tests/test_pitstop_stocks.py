@@ -27,7 +27,7 @@ from test_properties import (
     Marks,
     assert_json_round_trip,
     assert_replays,
-    state,
+    refuse_illegal,
     track,
 )
 from test_stocks import GRID, win_offer
@@ -522,15 +522,7 @@ def illegal(game: PitStopStocksGame, rng: random.Random) -> list[tuple[str, Acti
 
 
 def refuse(game: PitStopStocksGame, rng: random.Random, seen: Counter[str]) -> None:
-    before = state(game)
-    legal = set(game.legal_actions())
-    for why, action in illegal(game, rng):
-        assert action not in legal, f"{why}: {action} is listed as legal"
-        assert not game.is_legal(action), f"{why}: is_legal({action}) says yes"
-        with pytest.raises(IllegalActionError):
-            game.apply(action)
-        assert state(game) == before, f"refusing {action} ({why}) changed the game"
-        seen[why] += 1
+    refuse_illegal(game, rng, seen, probes=illegal)
 
 
 @settings(GAMES, max_examples=100)

@@ -503,11 +503,16 @@ _ILLEGAL: dict[Phase, Callable[[Game, random.Random], list[tuple[str, Action]]]]
 }
 
 
-def refuse_illegal(game: Game, rng: random.Random, seen: Counter[str] | None = None) -> None:
-    """Try some illegal actions now: each must be refused and change nothing."""
+Probes = Callable[[Game, random.Random], list[tuple[str, Action]]]
+
+
+def refuse_illegal(game: Game, rng: random.Random, seen: Counter[str] | None = None,
+                   probes: Probes | None = None) -> None:
+    """Try some illegal actions now (``probes``: the base game's by default): each must be refused and change
+    nothing."""
     before = state(game)
     legal = set(game.legal_actions())
-    for why, action in illegal_actions(game, rng):
+    for why, action in (probes or illegal_actions)(game, rng):
         assert action not in legal, f"{why}: {action} is listed as legal"
         assert not game.is_legal(action), f"{why}: is_legal({action}) says yes"
         with pytest.raises(IllegalActionError):

@@ -12,7 +12,7 @@ import types
 import pytest
 
 from toprace_pi.errors import DataError
-from toprace_pi.hardware import StripError
+from toprace_pi.hardware import ReaderError, StripError
 from toprace_pi.hardware import strip as strip_module
 from toprace_pi.hardware.strip import (
     BrightnessCap,
@@ -485,3 +485,13 @@ class TestOpenStrip:
             StripSettings.from_config({})
         assert open_strip({"backend": "simulated"}, count=191).count == 191
         assert open_strip({"count": 200}, count=191).count == 200
+
+
+def test_every_device_closes_at_the_end_of_a_with_block():
+    from toprace_pi.hardware.simulated import SimulatedReader
+
+    with SimulatedStrip(3) as strip, SimulatedReader("discard") as reader:
+        strip.show([(1, 2, 3)] * 3)
+    assert strip.closed and strip.last == [DARK] * 3
+    with pytest.raises(ReaderError, match="closed"):
+        reader.poll()

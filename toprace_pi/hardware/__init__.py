@@ -28,7 +28,23 @@ The interfaces:
 ``Buttons`` and ``Sound`` live in their own modules; see there.
 """
 
+from typing import Self
+
 from toprace_pi.errors import TopRaceError
+
+
+class Device:
+    """What every device shares: ``close()`` lets go of it (safe to call again), and ``with device:`` closes it
+    at the end of the block, as gpiozero's devices do."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 class HardwareError(TopRaceError, OSError):

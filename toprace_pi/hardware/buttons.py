@@ -17,9 +17,9 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Mapping
-from types import TracebackType
 from typing import Any
 
+from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import BUTTONS, ButtonPressed, Event
 from toprace_pi.hardware.gpio import PinConfigError, gpio_errors, pin_problems
 
@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 BOUNCE_TIME = 0.05
 
 
-class TableButtons:
+class TableButtons(Device):
     """One gpiozero ``Button`` per name in ``pins`` (name -> BCM GPIO number).
 
     ``pins`` must name each of :data:`BUTTONS` exactly once; a wrong name, a
@@ -92,14 +92,6 @@ class TableButtons:
         devices, self._devices = self._devices, {}
         for button in devices.values():
             button.close()
-
-    def __enter__(self) -> TableButtons:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         pins = ", ".join(f"{name}=GPIO{pin}" for name, pin in self.pins.items())

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from toprace_pi.hardware import ReaderError
+from toprace_pi.hardware import Device, ReaderError
 from toprace_pi.hardware import hub_protocol as protocol
 from toprace_pi.hardware.events import DeviceStatus, Event, TagLaid, TagLifted
 
@@ -52,7 +52,7 @@ def _open_serial(port: str) -> Any:
     return serial.Serial(port, BAUD_RATE, timeout=READ_TIMEOUT)
 
 
-class HubReader:
+class HubReader(Device):
     """All the readers of one hub. ``name_for_index`` names them (default: reader 0 is ``"discard"``)."""
 
     def __init__(
@@ -94,12 +94,6 @@ class HubReader:
 
     def __repr__(self) -> str:
         return f"<HubReader {self._device or self.port or 'not connected yet'}>"
-
-    def __enter__(self) -> HubReader:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     @property
     def device(self) -> str:

@@ -19,7 +19,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from toprace_pi.hardware import ReaderError
+from toprace_pi.hardware import Device, ReaderError
 from toprace_pi.hardware.events import Event, TagLaid
 from toprace_pi.hardware.ndef import FIRST_USER_PAGE, PAGE_SIZE, encode_record, read_record
 from toprace_pi.hardware.presence import TagPresence
@@ -68,7 +68,7 @@ class _Link:
     firmware: tuple[int, int, int, int]
 
 
-class Pn532Reader:
+class Pn532Reader(Device):
     """A PN532 on a UART (a serial port), I2C or SPI; ``name`` is the reader's place on the table.
 
     Nothing is opened until the first :meth:`poll` (or :attr:`firmware_version`),
@@ -110,12 +110,6 @@ class Pn532Reader:
 
     def __repr__(self) -> str:
         return f"<Pn532Reader {self.name!r} {self.bus} {self._place}>"
-
-    def __enter__(self) -> Pn532Reader:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     @property
     def _place(self) -> str:

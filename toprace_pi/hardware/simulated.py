@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from toprace_pi.hardware import ReaderError
+from toprace_pi.hardware import Device, ReaderError
 from toprace_pi.hardware.events import Event, TagLaid
 from toprace_pi.hardware.ndef import encode_record
 from toprace_pi.hardware.presence import TagPresence
 
 
-class SimulatedReader:
+class SimulatedReader(Device):
     """A reader named ``name`` whose tags are laid with :meth:`lay` and taken away with :meth:`lift`."""
 
     def __init__(self, name: str) -> None:
@@ -30,12 +30,6 @@ class SimulatedReader:
     def __repr__(self) -> str:
         lying = self._lying.hex() if self._lying else "no tag"
         return f"<SimulatedReader {self.name!r}: {lying}{'' if self._plugged else ', unplugged'}>"
-
-    def __enter__(self) -> SimulatedReader:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     def lay(self, uid: bytes, record: str | None = None) -> None:
         """Lay the tag ``uid`` on the reader (replacing any other); ``record`` sets the text it carries.

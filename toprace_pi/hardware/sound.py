@@ -19,10 +19,10 @@ import subprocess
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
-from types import TracebackType
 from typing import Any, Protocol
 
 from toprace_pi.errors import TopRaceError
+from toprace_pi.hardware import Device
 from toprace_pi.hardware.gpio import check_pins, gpio_errors
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ class SilentSound:
         return f"<SilentSound {len(self.calls)} calls{', closed' if self.closed else ''}>"
 
 
-class BuzzerSound:
+class BuzzerSound(Device):
     """A :class:`Sound` on a buzzer at BCM GPIO ``pin``.
 
     With ``tonal=False`` (an active buzzer: one pitch, switched on and off by the
@@ -159,14 +159,6 @@ class BuzzerSound:
         self._player.close()
         self._device.close()
         self._device = None
-
-    def __enter__(self) -> BuzzerSound:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         kind = "tonal buzzer" if self.tonal else "buzzer"
@@ -262,7 +254,7 @@ def _console(text: str) -> None:
     print(text, flush=True)
 
 
-class Announcer:
+class Announcer(Device):
     """Writes every announcement with ``echo`` and, when it can, speaks it.
 
     Speech needs ``speech=True`` and ``espeak-ng`` on ``PATH`` (looked up once,
@@ -354,14 +346,6 @@ class Announcer:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
-
-    def __enter__(self) -> Announcer:
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         how = "spoken with " + self.command[0] if self.command else "written only"

@@ -37,7 +37,7 @@ from types import ModuleType
 from typing import Any, Protocol
 
 from toprace_pi.errors import DataError
-from toprace_pi.hardware import StripError
+from toprace_pi.hardware import Device, StripError
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ def _check_colour_order(order: str) -> None:
 # --- simulated ---------------------------------------------------------------
 
 
-class SimulatedStrip:
+class SimulatedStrip(Device):
     """A strip that only remembers: the frames shown, oldest first, in ``frames``.
 
     As strict as the real ones (and stricter than a real strip could be about
@@ -152,7 +152,7 @@ _WS281X_HINTS = {
 }
 
 
-class Ws281xStrip:
+class Ws281xStrip(Device):
     """A WS281x strip driven by rpi_ws281x (Raspberry Pi 1-4 and Zero; not the Pi 5).
 
     ``brightness`` (0-255) is the library's own scaling; leave it at 255 under a
@@ -242,7 +242,7 @@ def _board_model() -> str:
 # --- neopixel_spi (Raspberry Pi 5) ---------------------------------------------
 
 
-class Pi5SpiStrip:
+class Pi5SpiStrip(Device):
     """A WS281x strip on SPI0's MOSI (GPIO10), driven by Adafruit's neopixel_spi.
 
     The Pi 5's RP1 chip leaves rpi_ws281x without its PWM/DMA path, but SPI
@@ -360,7 +360,7 @@ def _scaled(frame: list[RGB], factor: float) -> list[RGB]:
     return [(int(r * factor), int(g * factor), int(b * factor)) for r, g, b in frame]
 
 
-class BrightnessCap:
+class BrightnessCap(Device):
     """A strip that dims every frame so its estimated current stays within the supply.
 
     The budget is ``supply_amps`` (the 5 V supply's rating) less ``reserve_amps``

@@ -112,15 +112,20 @@ class Auction:
 
     def car_won(self) -> None:
         """The winner has taken a car: record it and open the next auction, if any."""
+        winner = self._record_win()
+        if self.number < AUCTIONS:
+            after = self.first_opener + self.number - 1 if self.rotate_openers else winner
+            self._begin((after + 1) % self.players)
+
+    def _record_win(self) -> int:
+        """Count the auction just won for its winner, and return the winner."""
         assert self.winner is not None
         winner = self.winner
         self.owned[winner] += 1
         if self.first_winner is None:
             self.first_winner = winner
         self.number += 1
-        if self.number < AUCTIONS:
-            after = self.first_opener + self.number - 1 if self.rotate_openers else winner
-            self._begin((after + 1) % self.players)
+        return winner
 
     @property
     def done(self) -> bool:

@@ -192,14 +192,9 @@ class OfferAuction(Auction):
 
     def car_won(self) -> None:
         """The winner has taken an offer card: record it and open the next auction, if any."""
-        assert self.winner is not None
-        winner = self.winner
-        self.owned[winner] += 1
-        if self.first_winner is None:
-            self.first_winner = winner
+        winner = self._record_win()
         if winner not in self.winners:
             self.winners.append(winner)
-        self.number += 1
         if not self.done:
             self._begin(self._next_opener(winner))
 
