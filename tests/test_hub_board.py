@@ -11,7 +11,7 @@ import types
 from collections.abc import Iterator
 
 import pytest
-from emulators.circuitpython import HubDevice
+from emulators.circuitpython import HubDevice, SpiBus
 from emulators.hub import FIRMWARE
 from emulators.pn532 import Tag
 
@@ -21,9 +21,9 @@ from toprace_pi.hardware.ndef import encode_record
 CARD_17 = Tag("04a1b2c3d4e517", encode_record("toprace card 17"))
 
 
-@pytest.fixture(scope="module")
-def device() -> Iterator[HubDevice]:
-    device = HubDevice()
+@pytest.fixture(scope="module", params=["spi", "i2c"])
+def device(request: pytest.FixtureRequest) -> Iterator[HubDevice]:
+    device = HubDevice(request.param)
     yield device
     device.close()
     assert [e.errors for e in device.emulators] == [[], []], "the firmware broke the PN532 protocol"
@@ -51,12 +51,16 @@ def test_code_py_answers_the_status_command(device):
     assert device.host.status == ("ok", "ok", "failing", "failing")
 
 
-def test_code_py_drives_the_spi_bus_as_the_pn532_needs(device):
+def test_code_py_drives_its_bus_as_the_pn532_needs(device):
     (bus,) = device.board.buses
-    assert bus.settings == {"baudrate": 100000, "polarity": 0, "phase": 0}
-    assert [str(pin) for pin in bus.pins] == ["board.GP18", "board.GP19", "board.GP16"]
-    assert [s.pin.name for s in device.board.selects] == ["GP17", "GP20", "GP21", "GP22"]
-    assert all(s.output and s.value for s in device.board.selects)  # outputs, left high (deselected)
+    if isinstance(bus, SpiBus):
+        assert bus.settings == {"baudrate": 100000, "polarity": 0, "phase": 0}
+        assert [str(pin) for pin in bus.pins] == ["board.GP18", "board.GP19", "board.GP16"]
+        assert [s.pin.name for s in device.board.selects] == ["GP17", "GP20", "GP21", "GP22"]
+        assert all(s.output and s.value for s in device.board.selects)  # outputs, left high (deselected)
+    else:
+        assert [str(pin) for pin in bus.pins] == ["board.GP5", "board.GP4"]
+        assert bus.channels_on == 0  # every exchange ends with the multiplexer's channels closed again
 
 
 def test_boot_py_turns_on_the_usb_data_port(monkeypatch):
@@ -70,7 +74,7 @@ def test_boot_py_turns_on_the_usb_data_port(monkeypatch):
 
 #: What the firmware may import on the device: its own files, CircuitPython's modules and the bundle's PN532 driver.
 DEVICE_MODULES = {"time", "settings", "hub", "reader", "ndef", "protocol", "board", "busio", "digitalio", "usb_cdc",
-                  "adafruit_pn532.spi"}
+                  "adafruit_pn532.spi", "adafruit_pn532.i2c", "adafruit_tca9548a"}
 
 
 @pytest.mark.parametrize("path", sorted(FIRMWARE.glob("*.py")), ids=lambda p: p.name)
@@ -84,3 +88,17 @@ def test_the_firmware_keeps_to_what_circuitpython_has(path):
                  if isinstance(node, ast.AnnAssign) or (isinstance(node, ast.arg) and node.annotation)
                  or (isinstance(node, ast.FunctionDef) and node.returns)]
     assert annotated == [], f"{path.name} has annotations on lines {annotated}"
+
+
+def test_code_py_without_its_multiplexer_reports_every_reader_and_runs_on():
+    device = HubDevice("i2c")
+    wired = device.board.mux
+    try:
+        device.board.mux = None  # the TCA9548A is not wired (or not powered)
+        events = device.run()
+        assert [(e.device, e.ok) for e in events if isinstance(e, DeviceStatus)] == [
+            ("discard reader", False), ("cars reader", False), ("seat1 reader", False), ("seat2 reader", False)]
+        assert device.host.hello == ("1.1", 4)
+    finally:
+        device.board.mux = wired
+        device.close()

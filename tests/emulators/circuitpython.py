@@ -18,6 +18,7 @@ itself (its own interpreter and C modules).
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import os
 import select
@@ -36,6 +37,8 @@ from toprace_pi.hardware.hub import HubReader
 
 _DATA_WRITE, _STATUS_READ, _DATA_READ = 0x01, 0x02, 0x03
 _READY = 0x01
+PN532_ADDRESS = 0x24
+MUX_ADDRESS = 0x70
 
 
 def reverse_bits(byte: int) -> int:
@@ -63,35 +66,29 @@ class DigitalInOut:
         self.value = value
 
 
-class SpiPn532:
-    """A PN532 in SPI mode in front of a frame-level emulator."""
+class Pn532Link:
+    """The PN532's side of a bus: the frames the driver sends go to the emulator over its pty; the emulator's
+    answers wait until the driver reads them."""
 
     def __init__(self, emulator: Pn532Emulator) -> None:
         self.emulator = emulator
         self._fd = os.open(emulator.port, os.O_RDWR | os.O_NOCTTY | os.O_NONBLOCK)
         self._pending = bytearray()  # what the chip has to say, not yet read
 
-    def transfer(self, data: bytes) -> bytes:
-        """One chip-select period: the bytes sent (as on the wire, LSB first) and the bytes read back."""
-        plain = bytes(reverse_bits(b) for b in data)
-        if not plain:
-            return b""
-        if plain[0] == _DATA_WRITE:
-            self._pull()
-            self._pending.clear()  # a new command replaces whatever answer was still waiting
-            os.write(self._fd, plain[1:])
-            answer = bytes(len(plain))
-        elif plain[0] == _STATUS_READ:
-            self._pull()
-            answer = bytes([0, _READY if self._pending else 0]) + bytes(max(0, len(plain) - 2))
-        elif plain[0] == _DATA_READ:
-            self._pull(wait=0.0 if self._pending else 0.1)
-            count = len(plain) - 1
-            out, self._pending[:] = self._pending[:count], self._pending[count:]
-            answer = bytes([0]) + bytes(out) + bytes(count - len(out))
-        else:
-            answer = bytes(len(plain))
-        return bytes(reverse_bits(b) for b in answer)
+    def send(self, frame: bytes) -> None:
+        self._pull()
+        self._pending.clear()  # a new command replaces whatever answer was still waiting
+        os.write(self._fd, frame)
+
+    def ready(self) -> bool:
+        self._pull()
+        return bool(self._pending)
+
+    def take(self, count: int) -> bytes:
+        """The next ``count`` bytes of the answer, zeros past its end."""
+        self._pull(wait=0.0 if self._pending else 0.1)
+        out, self._pending[:] = self._pending[:count], self._pending[count:]
+        return bytes(out) + bytes(count - len(out))
 
     def _pull(self, wait: float = 0.0) -> None:
         """Take in what the emulator has sent; with ``wait``, give it that long to send something."""
@@ -108,6 +105,39 @@ class SpiPn532:
 
     def close(self) -> None:
         os.close(self._fd)
+
+
+class SpiPn532(Pn532Link):
+    """A PN532 in SPI mode: each chip-select period starts with data write, status read or data read."""
+
+    def transfer(self, data: bytes) -> bytes:
+        """One chip-select period: the bytes sent (as on the wire, LSB first) and the bytes read back."""
+        plain = bytes(reverse_bits(b) for b in data)
+        if not plain:
+            return b""
+        if plain[0] == _DATA_WRITE:
+            self.send(plain[1:])
+            answer = bytes(len(plain))
+        elif plain[0] == _STATUS_READ:
+            answer = bytes([0, _READY if self.ready() else 0]) + bytes(max(0, len(plain) - 2))
+        elif plain[0] == _DATA_READ:
+            answer = bytes([0]) + self.take(len(plain) - 1)
+        else:
+            answer = bytes(len(plain))
+        return bytes(reverse_bits(b) for b in answer)
+
+
+class I2cPn532(Pn532Link):
+    """A PN532 in I2C mode: every read starts with its status byte (1: an answer is ready), then the answer."""
+
+    def write(self, data: bytes) -> None:
+        if data:  # an empty write is the bus probing for the chip
+            self.send(data)
+
+    def read(self, count: int) -> bytes:
+        if not self.ready():
+            return bytes(count)
+        return bytes([_READY]) + (self.take(count - 1) if count > 1 else b"")
 
 
 class SpiBus:
@@ -148,6 +178,41 @@ class SpiBus:
         return device.transfer(data) if device is not None else bytes(len(data))  # nobody there: MISO reads 0
 
 
+class I2cBus:
+    """``busio.I2C`` with a TCA9548A multiplexer on it and a PN532 (address 0x24) on some of its channels."""
+
+    def __init__(self, board: Board, scl: Pin, sda: Pin) -> None:
+        self.board = board
+        self.pins = (scl, sda)
+        self.channels_on = 0  # the multiplexer's channel mask
+        board.buses.append(self)
+
+    def try_lock(self) -> bool:
+        return True
+
+    def unlock(self) -> None:
+        pass
+
+    def writeto(self, address: int, buffer: bytes, *, start: int = 0, end: int | None = None) -> None:
+        data = bytes(buffer[start:end])
+        if address == MUX_ADDRESS and self.board.mux is not None:
+            self.channels_on = data[0] if data else self.channels_on
+            return
+        self._device(address).write(data)
+
+    def readfrom_into(self, address: int, buffer: bytearray, *, start: int = 0, end: int | None = None) -> None:
+        end = len(buffer) if end is None else end
+        buffer[start:end] = self._device(address).read(end - start)
+
+    def _device(self, address: int) -> I2cPn532:
+        mux = self.board.mux or {}
+        found = [mux[c] for c in range(8) if self.channels_on >> c & 1 and c in mux and address == PN532_ADDRESS]
+        if not found:
+            raise OSError(errno.ENODEV, f"no answer at I2C address 0x{address:02x}")  # the address byte was NAKed
+        assert len(found) == 1, "two PN532s at 0x24 on the bus at once: the multiplexer selects one channel at a time"
+        return found[0]
+
+
 class UsbData:
     """``usb_cdc.data``: the device's end of a pty."""
 
@@ -170,12 +235,16 @@ class UsbData:
 
 
 class Board:
-    """The hub's board: PN532 emulators on chip-select pins, and a USB data port the host opens at :attr:`port`."""
+    """The hub's board: PN532 emulators on SPI chip-select pins (``spi``, by pin name) or on the channels of a
+    TCA9548A I2C multiplexer (``mux``, by channel; ``None``: no multiplexer), and a USB data port the host opens at
+    :attr:`port`."""
 
-    def __init__(self, readers: dict[str, Pn532Emulator]) -> None:
-        self.devices = {pin: SpiPn532(emulator) for pin, emulator in readers.items()}
+    def __init__(self, spi: dict[str, Pn532Emulator] | None = None,
+                 mux: dict[int, Pn532Emulator] | None = None) -> None:
+        self.devices = {pin: SpiPn532(emulator) for pin, emulator in (spi or {}).items()}
+        self.mux = None if mux is None else {channel: I2cPn532(emulator) for channel, emulator in mux.items()}
         self.selects: list[DigitalInOut] = []
-        self.buses: list[SpiBus] = []
+        self.buses: list[Any] = []
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         os.set_blocking(self._master, False)
@@ -184,7 +253,8 @@ class Board:
 
     def modules(self) -> dict[str, types.ModuleType]:
         board = _module("board", __getattr__=lambda name: Pin(name) if name.startswith("GP") else _no(name))
-        busio = _module("busio", SPI=lambda clock, MOSI=None, MISO=None: SpiBus(self, clock, MOSI, MISO))  # noqa: N803
+        busio = _module("busio", SPI=lambda clock, MOSI=None, MISO=None: SpiBus(self, clock, MOSI, MISO),  # noqa: N803
+                        I2C=lambda scl, sda, **_: I2cBus(self, scl, sda))
         digitalio = _module("digitalio", DigitalInOut=self._digital_in_out,
                             Direction=types.SimpleNamespace(INPUT="input", OUTPUT="output"))
         usb_cdc = _module("usb_cdc", data=self.usb, console=None)
@@ -196,7 +266,7 @@ class Board:
         return made
 
     def close(self) -> None:
-        for device in self.devices.values():
+        for device in [*self.devices.values(), *(self.mux or {}).values()]:
             device.close()
         for fd in (self._master, self._slave):
             try:
@@ -247,16 +317,25 @@ def load_code_py() -> ModuleType:
 
 
 class HubDevice:
-    """The hub as flashed: code.py's make_hub and serve on the emulated board; readers on GP17 and GP20 only."""
+    """The hub as flashed: code.py's make_hub and serve on the emulated board. Two readers answer, on GP17 and
+    GP20 (``bus="spi"``) or on multiplexer channels 0 and 1 (``bus="i2c"``); settings.py names four."""
 
-    def __init__(self) -> None:
+    def __init__(self, bus: str = "spi") -> None:
         self.emulators = [Pn532Emulator(), Pn532Emulator()]
-        self.board = Board({"GP17": self.emulators[0], "GP20": self.emulators[1]})
+        if bus == "spi":
+            self.board = Board(spi={"GP17": self.emulators[0], "GP20": self.emulators[1]})
+        else:
+            self.board = Board(mux={0: self.emulators[0], 1: self.emulators[1]})
         self.code = load_code_py()
         self.host = HubReader(dict(enumerate(READER_NAMES)), port=self.board.port)
         assert self.host.poll() == []  # the host opens the port first: pyserial flushes what came before
-        with installed(self.board):
-            self.hub, self.port = self.code.make_hub()
+        settings, wired = self.code.settings, self.code.settings.BUS
+        settings.BUS = bus  # as if settings.py said so
+        try:
+            with installed(self.board):
+                self.hub, self.port = self.code.make_hub()
+        finally:
+            settings.BUS = wired
         self.pending = b""
 
     def run(self, turns: int = 1) -> list:
