@@ -11,11 +11,13 @@ import protocol
 
 MISSES_TO_LIFT = 3
 BEAT_INTERVAL = 1.0
-# A failing reader is tried again after 1 s, then 2, 4, 8 and at most 16 s: setting up a PN532 that does not
-# answer blocks the loop for about 1.5 s (the driver's own waits), which must not stall the readers that work.
+# A failing reader is tried again after 1 s, then 2, 4, 8 and at most 16 s: each try on a PN532 that does not
+# answer holds up the loop for the driver's waits (about 0.25 s as code.py caps them), stalling the readers that work.
 RETRY_INTERVAL = 1.0
 RETRY_MAX = 16.0
 READ_TIMEOUT = 0.05
+# Escaped length of the longest record sent; a LAID line with it stays under the protocol's 200 bytes.
+MAX_RECORD = 120
 
 
 class _Slot:
@@ -92,26 +94,38 @@ class Hub:
             slot.retry_interval = RETRY_INTERVAL
             self.send("READY", index)
         if uid is None:
-            if slot.current is not None:
-                slot.misses += 1
-                if slot.misses >= MISSES_TO_LIFT:
-                    self._lift(index)
-            return
-        uid = bytes(uid)
-        slot.misses = 0
-        if uid == slot.current:
-            return
+            self._missed(index)
+        elif bytes(uid) == slot.current:
+            slot.misses = 0
+        else:
+            self._laid(index, bytes(uid))
+
+    def _missed(self, index):
+        """No tag this time: a tag lying there is taken as lifted only after a few misses in a row."""
+        slot = self._slots[index]
+        if slot.current is not None:
+            slot.misses += 1
+            if slot.misses >= MISSES_TO_LIFT:
+                self._lift(index)
+
+    def _laid(self, index, uid):
+        """A new tag on the reader (one lying there before counts as lifted)."""
         self._lift(index)
+        slot = self._slots[index]
         slot.current = uid
-        record = None
-        if self._read_record is not None:
-            try:
-                record = self._read_record(slot.reader, uid)
-            except Exception:
-                record = None
-        if record is not None and (record == "" or len(protocol.escape(record)) > 120):
-            record = None  # too long for one line; the host reads it as "no record"
-        self.send("LAID", index, uid, record)
+        self.send("LAID", index, uid, self._record(slot.reader, uid))
+
+    def _record(self, reader, uid):
+        """The tag's text record if it can be read and fits one line, else None (the host reads "no record")."""
+        if self._read_record is None:
+            return None
+        try:
+            record = self._read_record(reader, uid)
+        except Exception:
+            return None
+        if not record or len(protocol.escape(record)) > MAX_RECORD:
+            return None
+        return record
 
     def _failed(self, index, exc):
         """Report a reader's first failure; try it again later, each time after a longer wait."""

@@ -522,3 +522,21 @@ def test_host_asks_the_hub_again_when_lines_were_lost(rigs):
     hub.step()  # the first BEAT after HELLO: what was not announced again has been lifted
     assert drain(reader) == [TagLaid("discard", b"\x01\x02\x03\x04"), TagLifted("cars", b"\x05\x06\x07\x08")]
     reader.close()
+
+
+@pytest.mark.parametrize(
+    ("read_record", "sent"),
+    [
+        (lambda reader, uid: "x" * 121, None),  # too long for one line
+        (lambda reader, uid: "", None),
+        (lambda reader, uid: 1 / 0, None),  # the tag was pulled away mid-read
+        (lambda reader, uid: "toprace car red", "toprace car red"),
+    ],
+)
+def test_hub_sends_no_record_it_cannot_read_or_fit_on_a_line(read_record, sent):
+    readers = [FieldReader()]
+    lines: list[bytes] = []
+    hub = Hub(readers, lines.append, FakeClock(), read_record=read_record)
+    readers[0].uid = b"\x01\x02\x03\x04"
+    hub.step()
+    assert decode(lines[-1]).fields == (0, b"\x01\x02\x03\x04", sent)
