@@ -1,19 +1,24 @@
-"""CircuitPython's board modules on CPython, with PN532s on the SPI bus, so that the hub's ``code.py`` runs here.
+"""CircuitPython's board modules on CPython, with PN532s on SPI or I2C, so that the hub's ``code.py`` runs here.
 
 :func:`installed` puts stand-ins for ``board``, ``busio``, ``digitalio`` and
 ``usb_cdc`` into ``sys.modules`` for as long as a ``with`` block lasts; the
-real ``adafruit_pn532.spi`` and ``adafruit_bus_device`` run on top of them.
+real ``adafruit_pn532.spi``/``.i2c``, ``adafruit_tca9548a`` and
+``adafruit_bus_device`` run on top of them.
 
-Behind each chip-select pin sits a :class:`~emulators.pn532.Pn532Emulator`:
-:class:`SpiPn532` speaks the PN532's SPI framing to the driver (a first byte
-says data write, status read or data read; every byte goes least significant
-bit first) and hands the frames inside to the emulator over its pty, so the
-chip's answers are the emulator's, byte for byte. ``usb_cdc.data`` is the
-device's end of a pty; the host opens :attr:`Board.port` with pyserial.
+Behind each SPI chip-select pin, or each channel of the I2C multiplexer, sits
+a :class:`~emulators.pn532.Pn532Emulator`. :class:`SpiPn532` speaks the
+PN532's SPI framing to the driver (a first byte says data write, status read
+or data read; every byte goes least significant bit first), :class:`I2cPn532`
+its I2C framing (every read starts with a status byte), and both hand the
+frames inside to the emulator over its pty, so the chip's answers are the
+emulator's, byte for byte. :class:`I2cBus` plays the TCA9548A: a write to
+0x70 picks the channels, and a PN532 answers at 0x24 only on its own channel.
+``usb_cdc.data`` is the device's end of a pty; the host opens
+:attr:`Board.port` with pyserial.
 
-What is not emulated: SPI timing and clock settings (recorded in
-:attr:`SpiBus.settings`), a chip-select line that floats, and CircuitPython
-itself (its own interpreter and C modules).
+What is not emulated: bus timing and clock settings (recorded in
+:attr:`SpiBus.settings`), I2C clock stretching, a chip-select line that
+floats, and CircuitPython itself (its own interpreter and C modules).
 """
 
 from __future__ import annotations
