@@ -159,13 +159,14 @@ def play(track: str, players: int, seed: int, variant: str, readers=None) -> tup
 @pytest.mark.parametrize(("track", "players", "variant"), [("speed-street", 4, "base"), ("lake-lane", 3, "pitstop")])
 def test_a_whole_demo_game_through_the_hub_is_the_game_played_on_simulated_readers(track, players, variant):
     rigs: list[HubRig] = []
-    game, said, demo = play(track, players, 5, variant, hub_readers(rigs))
-    host = demo.table.readers[0].reader
+    hosts: list[HubReader] = []
+    game, said, demo = play(track, players, 5, variant, hub_readers(rigs, hosts))
     rigs[0].close()
     expected, _, _ = play(track, players, 5, variant)
     assert game.is_over and game.log == expected.log
     assert demo.controller.refusals == 0 and said[-1].startswith("Game over")
-    assert host is None  # closed with the table
+    (host,) = hosts  # opened once: never lost
+    assert host.bad_lines == 0 and host.gaps == 0 and host.hello == ("1.1", 2)
     assert not [line for line in said if "missing" in line], "the hub was never reported missing"
 
 

@@ -140,11 +140,12 @@ class HubRig:
         self.master = self.slave = -1
 
 
-def hub_readers(rigs: list[HubRig]) -> Callable[[Callable[[], float]], Any]:
+def hub_readers(rigs: list[HubRig], hosts: list[Any] | None = None) -> Callable[[Callable[[], float]], Any]:
     """The demo table's readers as hub readers 0 (discard) and 1 (cars): for ``build_demo_table(readers=...)``.
 
     Each table made gets a rig, appended to ``rigs`` for the caller to close; the hub's loop runs before each look
-    of the table at its readers, and the table reads the hub through a real HubReader on the rig's pty.
+    of the table at its readers, and the table reads the hub through a real HubReader on the rig's pty (each one
+    opened is appended to ``hosts``, when given).
     """
     from toprace_pi.hardware.hub import HubReader
     from toprace_pi.table.demo import DemoReaders
@@ -153,7 +154,13 @@ def hub_readers(rigs: list[HubRig]) -> Callable[[Callable[[], float]], Any]:
     def make(clock: Callable[[], float]) -> DemoReaders:
         rig = HubRig([FieldReader(), FieldReader()], clock=clock)
         rigs.append(rig)
-        slot = ReaderSlot("hub", lambda: HubReader({0: "discard", 1: "cars"}, port=rig.port, clock=clock), clock)
+        def open_host() -> HubReader:
+            host = HubReader({0: "discard", 1: "cars"}, port=rig.port, clock=clock)
+            if hosts is not None:
+                hosts.append(host)
+            return host
+
+        slot = ReaderSlot("hub", open_host, clock)
         slot.poll()  # the host opens the port before the hub speaks: pyserial flushes what came before
         return DemoReaders(rig.readers[0], rig.readers[1], [slot], before_step=rig.settle)
 
