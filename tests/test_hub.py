@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from emulators.hub import FIRMWARE, FieldReader, Hub, HubRig, protocol
+from emulators.hub import FIRMWARE, FakeClock, FieldReader, Hub, HubRig, protocol
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,14 +14,6 @@ from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader, find_hub_port
 
 ProtocolError, decode, encode = protocol.ProtocolError, protocol.decode, protocol.encode
-
-class FakeClock:
-    def __init__(self, now: float = 100.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
 
 # --- protocol ----------------------------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 import serial
-from emulators.hub import HubRig, TagReader
+from emulators.hub import FakeClock, HubRig, TagReader
 from emulators.pn532 import Pn532Emulator, Tag
 
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
@@ -22,14 +22,6 @@ from toprace_pi.hardware.tags import TagRegistry
 CARD_17 = Tag("04a1b2c3d4e517", encode_record("toprace card 17"))
 RED_CAR = Tag("04ca0000000101", encode_record("toprace car red"))
 BLANK = Tag("04000000000001")
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class Chain:

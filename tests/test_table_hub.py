@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator
 
 import pytest
-from emulators.hub import HubRig, hub_readers
+from emulators.hub import FakeClock, HubRig, hub_readers
 
 from toprace_pi.data import load_track
 from toprace_pi.errors import DataError
@@ -186,8 +186,7 @@ def test_a_tag_laid_through_the_hub_reaches_the_controller():
 
 
 def test_the_table_says_when_the_hub_is_unplugged_and_finds_it_again_by_its_usb_id(monkeypatch):
-    now = [100.0]
-    clock = lambda: now[0]  # noqa: E731
+    clock = FakeClock()
     plugged = [HubRig(clock=clock)]
     monkeypatch.setattr(host_hub, "find_hub_port", lambda: plugged[-1].port)  # the USB id search, as on the Pi
     slot = ReaderSlot("hub", open_hub(HubConfig(("discard", "cars"), None)), clock)
@@ -200,7 +199,7 @@ def test_the_table_says_when_the_hub_is_unplugged_and_finds_it_again_by_its_usb_
         plugged[-1].unplug()
         assert slot.poll() == [DeviceStatus("hub reader", False, "the hub reader is missing: still looking")]
         plugged.append(HubRig(plugged[-1].readers, clock=clock))  # plugged in again: a new ttyACM, the hub restarted
-        now[0] += RETRY
+        clock.now += RETRY
         assert slot.poll() == [DeviceStatus("hub reader", True, "the hub reader is back")]
         plugged[-1].settle()  # it hears HELLO? and announces the card still lying there
         assert slot.poll() == []  # known to lie there already: not laid twice

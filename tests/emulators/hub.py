@@ -35,6 +35,16 @@ MISSES_TO_LIFT = firmware_hub.MISSES_TO_LIFT
 TagReader = firmware_reader.TagReader
 
 
+class FakeClock:
+    """A clock that stands still until a test moves ``now`` on."""
+
+    def __init__(self, now: float = 100.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
 class FieldReader:
     """A PN532 as the hub sees it: ``read_passive_target`` gives the uid lying in its field, or None, or
     raises like the driver when the reader is broken."""
@@ -167,4 +177,5 @@ def hub_readers(rigs: list[HubRig], hosts: list[Any] | None = None) -> Callable[
     return make
 
 
-__all__ = ["FIRMWARE", "FieldReader", "Hub", "HubRig", "MISSES_TO_LIFT", "TagReader", "hub_readers", "protocol"]
+__all__ = ["FIRMWARE", "FakeClock", "FieldReader", "Hub", "HubRig", "MISSES_TO_LIFT", "TagReader", "hub_readers",
+           "protocol"]

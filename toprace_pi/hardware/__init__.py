@@ -28,17 +28,19 @@ The interfaces:
 ``Buttons`` and ``Sound`` live in their own modules; see there.
 """
 
+from abc import ABC, abstractmethod
 from typing import Self
 
 from toprace_pi.errors import TopRaceError
 
 
-class Device:
+class Device(ABC):
     """What every device shares: ``close()`` lets go of it (safe to call again), and ``with device:`` closes it
     at the end of the block, as gpiozero's devices do."""
 
+    @abstractmethod
     def close(self) -> None:
-        raise NotImplementedError
+        """Let go of the device; safe to call again."""
 
     def __enter__(self) -> Self:
         return self
