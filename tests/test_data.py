@@ -11,6 +11,7 @@ from toprace_pi.data import deck_names, load_deck, load_track, track_names
 from toprace_pi.errors import DataError
 from toprace_pi.rules import Car, MovementCard, SprintBreakdownCard, Track
 from toprace_pi.rules.cards import CARDS_PER_PLAYER
+from toprace_pi.rules.track import FINISH
 
 RULEBOOK_TRACKS = {"speed-street": "Speed Street", "lake-lane": "Lake Lane",
                    "desert-drive": "Desert Drive", "turbo-town": "Turbo Town"}
@@ -47,6 +48,18 @@ class TestShippedTracks:
             track = load_track(slug)
             assert 0 < track.tip_lines[0] < track.tip_lines[1] < track.tip_lines[2] < track.finish_line
 
+
+    def test_tip_lines_and_the_finish_line_are_crossed_alike(self):
+        """A car on a space whose front edge is on a line has not crossed it: no
+        space has crossed the finish line, only driving on to the finish does."""
+        for slug in RULEBOOK_TRACKS:
+            track = load_track(slug)
+            assert not any(track.has_crossed(s.index, track.finish_line) for s in track.spaces)
+            assert track.has_crossed(FINISH, track.finish_line)
+            for line in track.tip_lines:
+                on_line = [s for s in track.spaces if s.front == line]
+                assert on_line, f"{slug}: no row ends on the tip line {line}"
+                assert not any(track.has_crossed(s.index, line) for s in on_line)
 
 def problems(data: dict) -> list[str]:
     with pytest.raises(DataError) as caught:

@@ -343,6 +343,19 @@ def test_a_player_without_speed_cards_stays_in_with_pit_stop_cards_and_may_only_
     assert game.results and game.results[0].reason == "every player has passed once in turn"
 
 
+def test_with_tips_the_race_ends_at_once_when_nobody_can_do_anything_but_pass():
+    """Pit Stop with Tips: everyone stays in the race, but once every hand is empty
+    and every pit stop card used up, nobody is asked to pass any more."""
+    game = pit_game(2, variant="pitstop+tips")
+    while not game.is_over:
+        legal = game.legal_actions()
+        assert legal != [Pass()], f"{game.current_name} is asked to pass with nothing else to do"
+        take = [a for a in legal if isinstance(a, (TakeFromBox, TakeFromDiscard))]
+        game.apply(take[0] if take else next(a for a in legal if a != Pass()))
+    assert game.pit_stops == [0, 0] and game.hand_size == [0, 0]
+    assert game.results[0].reason == "all speed cards are played"
+
+
 def test_a_pit_stop_between_the_passes_starts_the_count_again():
     game = pit_game(2)
     play_down(game)

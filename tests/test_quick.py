@@ -84,6 +84,15 @@ def auctioned(players=2):
     return game
 
 
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_the_start_player_who_moved_on_with_every_auction_starts_the_race(players):
+    """Our reading of the sheet: not the first auction's winner (seat 0 here)
+    but the start player, who moved one seat clockwise with each of the six auctions."""
+    game = auctioned(players)
+    assert game.phase is Phase.PLAY_CARD and game.auction.first_winner == 0
+    assert game.to_move == game.starter == 6 % players
+
+
 def test_nobody_passes_a_turn_in_the_quick_rules():
     game = auctioned()
     assert game.phase is Phase.PLAY_CARD and Pass() not in game.legal_actions()

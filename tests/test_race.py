@@ -152,6 +152,28 @@ def test_if_the_spaces_beside_are_taken_the_car_returns_to_the_next_free_row_beh
     assert set(game.return_spaces()) == {"a19", "b19", "c19"}
 
 
+def test_a_breakdown_while_the_cars_stand_level_waits_for_the_chaser_to_move():
+    """Read as "until the other car has driven level or past": the chaser must
+    drive first, so the card is no free lane change for the car ahead."""
+    game = start({B: "b20", R: "c20", Y: "a5", K: "b5", P: "c5", G: "c10"}, hands=((BLUE_RED,), (BLUE_5,)))
+    assert game.board.ahead(R, B)  # level; Red is on the inside, as the next curve turns right
+    game.apply(PlayCard(BLUE_RED))
+    game.apply(Breakdown())
+    assert R in game.board.waiting and game.phase is Phase.PLAY_CARD and game.to_move == 1
+    game.apply(PlayCard(BLUE_5))
+    game.apply(MoveCar(B, "c25"))
+    assert game.phase is Phase.RETURN_CAR and game.to_move == 0
+    assert set(game.return_spaces()) == {"a20", "b20", "c20"}
+
+
+def test_a_sprint_is_forfeited_when_the_car_behind_is_level_already():
+    game = start({B: "b20", R: "c20", Y: "a5", K: "b5", P: "c5", G: "c10"})
+    game.apply(PlayCard(BLUE_RED))
+    game.apply(Sprint())
+    assert game.events[-1] == Forfeited(B, 0, "sprint: already level with Red")
+    assert at(game, B) == "b20" and game.to_move == 1
+
+
 def test_sprint_moves_the_car_behind_level_with_the_other():
     game = start({B: "b10", R: "b20", Y: "a5", K: "b5", P: "c5", G: "c10"})
     game.apply(PlayCard(BLUE_RED))

@@ -152,3 +152,19 @@ def test_whole_tips_games_settle_every_tip_by_the_table(track, bots):
     assert game.bank + sum(game.money) == BANKNOTES_TOTAL
     again = type(game).replay(game.settings, game.track, game.deck, [str(a) for a in game.log])
     assert again.snapshot() == game.snapshot()
+
+
+def test_the_race_ends_at_once_when_every_hand_is_empty():
+    """Nobody is asked to pass when passing is all anyone could do."""
+    game = new_game(Settings(NAMES[:3], variant="tips"), straight(400), DECK)  # too long to finish on
+    game.apply(deal_with(3))
+    for n, car in enumerate((Y, R, K, B, P, G)):
+        win_auction(game, n % 3)
+        game.apply(TakeCar(car))
+        game.apply(PlaceCar(game.free_starting_spaces()[0]))
+    while not game.is_over:
+        legal = game.legal_actions()
+        assert legal != [Pass()], f"{game.current_name} is asked to pass with nothing else to do"
+        game.apply(next(a for a in legal if a != Pass()))
+    assert game.hand_size == [0, 0, 0]
+    assert game.results[0].reason == "all speed cards are played"

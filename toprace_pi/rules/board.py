@@ -58,7 +58,11 @@ class Board:
         return self.track.moves(self.at[car], points, self.occupied)
 
     def sprint_options(self, car: Car, leader: Car) -> tuple[int, ...]:
-        return self.track.sprint_ends(self.at[car], self.track.front(self.at[leader]), self.occupied)
+        """Where ``car`` may end a sprint level with ``leader``; see :meth:`Track.sprint_ends`."""
+        return self.track.sprint_ends(self.at[car], self.at[leader], self.occupied)
+
+    def is_level(self, car: Car, other: Car) -> bool:
+        return self.track.is_level(self.at[car], self.at[other])
 
     def route(self, car: Car, steps: int | None, end: int) -> list[int]:
         """The spaces ``car`` drives over to ``end``, for showing a move."""
@@ -91,7 +95,7 @@ class Board:
         return chaser is not None and self.track.front(chaser) >= self.track.front(wait.space)
 
     def return_options(self, car: Car) -> tuple[int, ...]:
-        return self.track.return_spaces(self.track.front(self.waiting[car].space), self.occupied)
+        return self.track.return_spaces(self.waiting[car].space, self.occupied)
 
     def put_back(self, car: Car, space: int) -> None:
         del self.waiting[car]
@@ -105,9 +109,11 @@ class Board:
         self.waiting.pop(car, None)
         self.finished.append(car)
 
-    def lead_front(self) -> float:
-        """Front edge of the car furthest ahead on the track."""
-        return max((self.track.front(s) for s in self.at.values()), default=0.0)
+    def has_crossed(self, line: float) -> bool:
+        """Whether the leading car has crossed the line at position ``line`` (a tip
+        line): it has finished, or its front edge lies beyond the line. A car that
+        waits broken down beside the track does not count."""
+        return bool(self.finished) or any(self.track.has_crossed(s, line) for s in self.at.values())
 
     def standings(self) -> list[Car]:
         """All cars in placement order: finished ones in finishing order, then the

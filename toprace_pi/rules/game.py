@@ -386,9 +386,14 @@ class Game:
     # --- race: playing cards -----------------------------------------------------
 
     def _start_race(self) -> None:
-        assert self.auction is not None and self.auction.first_winner is not None
-        self.starter = self.turn = self.auction.first_winner
+        self.starter = self.turn = self.race_starter()
         self._begin_turn()
+
+    def race_starter(self) -> int:
+        """Hook: the seat that starts the race once the auctions are over. In the
+        base game, the winner of the first auction."""
+        assert self.auction is not None and self.auction.first_winner is not None
+        return self.auction.first_winner
 
     def takes_part(self, seat: int) -> bool:
         """A seat plays on while it holds speed cards and owns a car not yet finished."""
@@ -407,9 +412,19 @@ class Game:
         at = order.index(seat)
         return order[at + 1:] + order[:at]
 
+    def can_act(self, seat: int) -> bool:
+        """Hook: whether ``seat`` could do anything on a turn but pass. In the base
+        game: it holds a speed card (the Pit Stop rule adds its pit stops)."""
+        return self.hand_size[seat] > 0
+
     def _begin_turn(self) -> None:
         """``self.turn`` plays if it takes part; else the turn passes on in turn
-        order. The race ends when no seat takes part any more."""
+        order. The race ends when no seat that takes part can do anything but
+        pass (in the base game: when no seat takes part any more), rather than
+        asking everyone in turn to pass."""
+        if not any(self.takes_part(seat) and self.can_act(seat) for seat in range(self.players)):
+            self._end_race("all speed cards are played")
+            return
         for _ in range(self.players):
             if self.takes_part(self.turn):
                 self.phase, self.to_move = Phase.PLAY_CARD, self.turn
@@ -534,18 +549,21 @@ class Game:
         rear, front = self.sprint_pair()
         ends = self.board.sprint_options(rear, front)
         if not ends:
-            self.events.append(Forfeited(rear, 0, "sprint: no space to move to"))
+            why = f"already level with {front}" if self.board.is_level(rear, front) else "no space to move to"
+            self.events.append(Forfeited(rear, 0, f"sprint: {why}"))
             self._card_done()
             return
         self.moving = PendingMove(rear, None, None, ends)
         self.phase = Phase.MOVE_CAR
 
     def _apply_breakdown(self, action: Breakdown) -> None:
+        """The car ahead waits beside the track until the other has driven level
+        with it or past. Even when the two stand level already, the chaser must
+        move first: else the card would be a free lane change for the car ahead."""
         rear, front = self.sprint_pair()
         self.board.break_down(front, rear)
         self.events.append(BrokeDown(front, rear))
-        if not self._offer_return(front):
-            self._card_done()
+        self._card_done()
 
     # --- race: moving cars ---------------------------------------------------------
 

@@ -223,33 +223,52 @@ class Track:
         route.reverse()
         return route
 
-    def sprint_ends(self, start: int, level_with: float, blocked: Collection[int]) -> tuple[int, ...]:
-        """Where a sprinting car may end: the first free spaces whose front edge is
-        level with or past ``level_with``; if blocked short of that, the free spaces
-        furthest ahead it can reach. Empty when it cannot move at all."""
-        if self.spaces[start].front >= level_with:
+    def is_level(self, index: int, other: int) -> bool:
+        """Whether a car on ``index`` stands level with one on ``other``: its front
+        edge lies beside ``other``'s space (``back < front <= front``), so it is
+        neither behind that space nor beyond it. On a straight that is the same
+        row; in a curve, where the lanes are staggered, it may be a space whose
+        front lies a little behind ``other``'s."""
+        front, there = self.spaces[index].front, self.spaces[other]
+        return there.back < front <= there.front
+
+    def has_crossed(self, index: int, line: float) -> bool:
+        """Whether a car on ``index`` (or :data:`FINISH`) has crossed the line at
+        position ``line``: its front edge lies beyond it. A car whose front edge
+        is on the line has not crossed it; that is why the spaces on the finish
+        line step to the finish instead of counting as finished, and a tip line
+        drawn at a row's front is crossed only by driving past that row."""
+        return index == FINISH or self.spaces[index].front > line
+
+    def sprint_ends(self, start: int, other: int, blocked: Collection[int]) -> tuple[int, ...]:
+        """Where a car on ``start`` may end a sprint to the car on ``other``: the
+        free spaces level with it (:meth:`is_level`) that a route over free spaces
+        reaches without passing it. When a blockage keeps it from every such
+        space, the free spaces furthest ahead it can reach, all behind the other
+        car. Empty when it is level already or cannot move at all."""
+        if self.is_level(start, other):
             return ()
+        limit = self.spaces[other].front
         seen: set[int] = set()
-        level: set[int] = set()
         frontier = [start]
         while frontier:
             nxt = []
             for here in frontier:
                 for there in self._steps[here]:
-                    if there == FINISH or there in blocked or there in seen:
+                    if there == FINISH or there in blocked or there in seen or self.spaces[there].front > limit:
                         continue
                     seen.add(there)
-                    if self.spaces[there].front >= level_with:
-                        level.add(there)
-                    else:
-                        nxt.append(there)
+                    nxt.append(there)
             frontier = nxt
-        if level:
-            return tuple(sorted(level))
-        if not seen:
+        level = [s for s in seen if self.is_level(s, other)]
+        return tuple(sorted(level)) if level else self._furthest(seen)
+
+    def _furthest(self, spaces: Collection[int]) -> tuple[int, ...]:
+        """The spaces of ``spaces`` whose front edge lies furthest ahead (ties all kept)."""
+        if not spaces:
             return ()
-        best = max(self.spaces[s].front for s in seen)
-        return tuple(sorted(s for s in seen if self.spaces[s].front == best))
+        best = max(self.spaces[s].front for s in spaces)
+        return tuple(sorted(s for s in spaces if self.spaces[s].front == best))
 
     def beside(self, position: float) -> list[int]:
         """The spaces, one per lane at most, that lie beside ``position`` on the track."""
@@ -262,17 +281,29 @@ class Track:
                     found.append(index)
         return sorted(found, key=lambda s: self.spaces[s].lane)
 
-    def return_spaces(self, position: float, blocked: Collection[int]) -> tuple[int, ...]:
-        """Where a broken-down car waiting at ``position`` may be put back: the free
-        spaces beside it, or if all are taken the free ones of the next row behind."""
-        while True:
-            row = self.beside(position)
-            if not row:
-                return ()
-            free = tuple(s for s in row if s not in blocked)
-            if free:
-                return free
-            position = min(self.spaces[s].back for s in row)
+    def return_spaces(self, waited: int, blocked: Collection[int]) -> tuple[int, ...]:
+        """Where a broken-down car that waited beside space ``waited`` may be put
+        back: the free spaces beside it (one per lane); if all are taken, the
+        nearest free spaces behind them. Behind is looked for lane by lane (in
+        each lane, the first free space behind that lane's space of the row) and
+        the nearest by front edge win, so in a curve a free space directly behind
+        a staggered neighbour is not skipped."""
+        position = self.spaces[waited].front
+        row = self.beside(position)
+        free = tuple(s for s in row if s not in blocked)
+        if free:
+            return free
+        limits = {self.spaces[s].lane: self.spaces[s].back for s in row}
+        behind = []
+        for lane, fronts in self._lane_fronts.items():
+            limit = limits.get(lane)
+            i = bisect.bisect_right(fronts, limit) if limit is not None else bisect.bisect_left(fronts, position)
+            spaces = self._lane_spaces[lane]
+            while i > 0 and spaces[i - 1] in blocked:
+                i -= 1
+            if i > 0:
+                behind.append(spaces[i - 1])
+        return self._furthest(behind)
 
     # --- building ------------------------------------------------------------
 

@@ -22,7 +22,8 @@ moments for a pit stop:
 A player without speed cards who still has a pit stop card stays in the race
 (while one of their cars is racing) and on their turn makes a pit stop or
 passes. Once nobody holds speed cards, the race ends when every player still
-taking part has passed once in turn. A Sprint/Breakdown card played while one
+taking part has passed once in turn, or at once when nobody can do anything
+but pass (no pit stop card left, or nothing to take). A Sprint/Breakdown card played while one
 of its cars is broken down is void; the base engine already forfeits it (in the
 base game the situation cannot arise, as each pair's card is played only once).
 
@@ -152,6 +153,13 @@ class PitStopGame(Game):
         if super().takes_part(seat):
             return True
         return self.pit_stops[seat] > 0 and any(c not in self.board.finished for c in self.cars_of(seat))
+
+    def can_act(self, seat: int) -> bool:
+        """Also a seat with a claimed card to collect, or with a free pit stop card
+        and a card to take (from the box or the discard pile)."""
+        if super().can_act(seat) or self.pit_waiting[seat]:
+            return True
+        return bool(self.free_pit_stops(seat) and (self.box or self.discard))
 
     def free_pit_stops(self, seat: int) -> int:
         """Pit stop cards of ``seat`` with no claimed card on them."""

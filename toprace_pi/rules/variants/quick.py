@@ -8,6 +8,8 @@ What changes from the base game:
   auction (not to the left of the last winner); the usual limits apply, so
   every player ends with a car and a player still without one when the last car
   comes up buys it for 30,000.
+* The start player's role moves one seat clockwise with each auction, and the
+  race starts with the start player (not the first auction's winner).
 * Each player has a tip sheet: whenever the lead car crosses one of the three
   betting lines, every player marks the car they think will win. The marks
   are settled at the end by the tip table, as in Variant A.
@@ -27,7 +29,7 @@ import random
 
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules.actions import Action, Reveal, TakeCar
-from toprace_pi.rules.auction import Auction
+from toprace_pi.rules.auction import AUCTIONS, Auction
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import CarRevealed
@@ -81,6 +83,14 @@ class QuickGame(TipsGame):
     def _apply_take(self, action: TakeCar) -> None:
         self.revealed = None
         super()._apply_take(action)
+
+    def race_starter(self) -> int:
+        """The start player: the role moves one seat clockwise with each of the
+        auctions, so after the last one it has gone round :data:`AUCTIONS` seats
+        from the race's first opener. The sheet never makes the first auction's
+        winner the start player, as the full rules do."""
+        assert self.auction is not None
+        return (self.auction.first_opener + AUCTIONS) % self.players
 
     # --- taking part and the end ------------------------------------------------------
 

@@ -4,7 +4,9 @@ Each time the first car crosses a tip line the race pauses and every player
 places a secret tip on a car. At the race's end each tip pays or costs what the
 tip table says for the place that car took. Players stay in the race after
 their own cars have finished and may pass instead of playing a card; the race
-ends when the fifth car finishes or when every player has passed once in turn.
+ends when the fifth car finishes, when every player has passed once in turn, or
+at once when every hand is empty. A tip line is crossed when the leader's front
+edge lies beyond it (:meth:`Track.has_crossed`), as the finish line is.
 Money may go below zero: the game says so.
 
 At a real table the tips are kept secret on the players' markers and entered
@@ -133,8 +135,7 @@ class TipsGame(Game):
             self.events.append(TipRound(self.rounds_held))
 
     def _line_crossed(self, round_: int) -> bool:
-        line = self.track.tip_lines[round_]
-        return bool(self.board.finished) or self.board.lead_front() >= line
+        return self.board.has_crossed(self.track.tip_lines[round_])
 
     def _check_tip(self, action: Tip) -> None:
         if action.car not in CARS:
