@@ -8,6 +8,13 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 
+@pytest.fixture(autouse=True)
+def _home(tmp_path_factory, monkeypatch):
+    """Every test gets a home folder of its own: a default path (the journal, the tag
+    registry under ~/.local/share) never reaches the real one."""
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
+
+
 def _mock_pins(**options):
     """gpiozero's MockFactory as the default pin factory for one test, reset afterwards."""
     from gpiozero import Device

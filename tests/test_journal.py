@@ -4,17 +4,25 @@ journal, and what is written can be read back exactly."""
 from __future__ import annotations
 
 import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from test_table import demo as demo_table
 
+from toprace_pi.cli import main
 from toprace_pi.data import load_track
 from toprace_pi.errors import DataError
-from toprace_pi.rules import Phase
-from toprace_pi.table.config import parse_config
+from toprace_pi.rules import Phase, Settings
+from toprace_pi.table import journal as journal_module
+from toprace_pi.table.config import TableConfig, parse_config
 from toprace_pi.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.table.journal import FORMAT, VERSION, Journal, load
 from toprace_pi.table.live import open_game
+from toprace_pi.table.lock import AlreadyRunning, TableLock
 
 
 def config_for(path):
@@ -95,3 +103,121 @@ def test_the_controller_never_shows_a_step_the_journal_did_not_take(tmp_path):
         players.act(table)
     journal.close()
     assert load(path).steps == table.controller.game.log[-load(path).records:]
+
+
+# --- one writer, private files, folders --------------------------------------------------
+
+
+def test_a_second_table_on_the_same_journal_is_refused_naming_the_first_ones_pid(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    first = TableLock(path)
+    with pytest.raises(AlreadyRunning, match=rf"already running \(pid {os.getpid()}\)"):
+        TableLock(path)
+    first.close()
+    TableLock(path).close()  # released: the next start takes it
+
+
+def test_play_started_by_hand_beside_the_service_exits_at_once_with_code_2(tmp_path):
+    """A real second process: the lock is the kernel's, not a file that could go stale."""
+    config = tmp_path / "table.toml"
+    journal = tmp_path / "journal.jsonl"
+    config.write_text(f'[files]\njournal = "{journal}"\nregistry = "{tmp_path / "tags.json"}"\n'
+                      '[sound]\nspeech = false\n', "utf-8")
+    holder = TableLock(journal)
+    try:
+        run = subprocess.run([sys.executable, "-m", "toprace_pi", "play", "--config", str(config)],
+                             capture_output=True, text=True, timeout=60)
+    finally:
+        holder.close()
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert f"the table is already running (pid {os.getpid()})" in run.stderr
+    assert not journal.exists()  # the second process touched nothing
+
+
+def test_the_journal_is_readable_by_its_owner_only(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    Journal.create(path, Settings(("Anna", "Ben"))).close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    path.chmod(0o644)  # as an older version left it
+    journal, _ = Journal.resume(path)
+    journal.close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_the_folders_of_a_new_journal_are_made_as_needed(tmp_path):
+    path = tmp_path / "a" / "b" / "journal.jsonl"
+    Journal.create(path, Settings(("Anna", "Ben"))).close()
+    assert load(path).steps == [] and stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+
+
+def test_the_default_paths_are_in_the_users_home_not_a_folder_called_tilde():
+    config = TableConfig()
+    assert "~" not in str(config.journal) and "~" not in str(config.registry)
+    assert config.journal.is_absolute() and str(config.journal).startswith(str(Path.home()))
+
+
+def test_a_journal_that_cannot_be_created_is_a_message_and_exit_code_2_not_a_traceback(tmp_path, capsys):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x", "utf-8")
+    config = tmp_path / "table.toml"
+    config.write_text(f'[files]\njournal = "{blocker / "journal.jsonl"}"\n[sound]\nspeech = false\n', "utf-8")
+    assert main(["play", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert str(blocker) in err and "Not a directory" in err and "Traceback" not in err
+    assert set(tmp_path.iterdir()) == {blocker, config}  # no stray lock or half-made journal
+
+
+# --- refuse rather than cut ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("change, line, what", [
+    (lambda lines: lines + [b""], "last", "damaged record"),  # an empty last line
+    (lambda lines: lines[:-2] + lines[-1:], "last", "one is missing"),  # a record deleted before the last
+    (lambda lines: lines + [b"hello"], "last", "damaged record"),  # garbage appended with a newline
+])
+def test_a_journal_changed_other_than_by_a_torn_write_is_refused_and_left_as_it_is(tmp_path, change, line, what):
+    path = tmp_path / "journal.jsonl"
+    played_some(path, steps=20)
+    lines = change(path.read_bytes().split(b"\n")[:-1])
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    before = path.read_bytes()
+    with pytest.raises(DataError, match=what) as error:
+        open_game(config_for(path), lambda _: None)
+    assert f"{path}: line {len(lines)}:" in str(error.value)
+    assert path.read_bytes() == before
+
+
+def test_bytes_at_the_end_that_are_no_record_are_refused(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    played_some(path, steps=20)
+    path.write_bytes(path.read_bytes() + b"stray text")
+    before = path.read_bytes()
+    with pytest.raises(DataError, match="not a record, and not one cut short"):
+        Journal.resume(path)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("tail", [b'{"n":21,"st', b'{"n":21,"step":"pass"}', b"\0" * 40, b'{"n":2\0\0\0'])
+def test_a_torn_last_write_is_dropped_and_the_game_goes_on(tmp_path, tail):
+    path = tmp_path / "journal.jsonl"
+    played_some(path, steps=20)
+    whole = path.read_bytes()
+    path.write_bytes(whole + tail)
+    said: list[str] = []
+    game, journal, _ = open_game(config_for(path), said.append)
+    journal.close()
+    assert path.read_bytes() == whole and any("cut short" in s for s in said)
+    assert game.log == load(path).steps
+
+
+def test_a_well_formed_record_the_game_refuses_is_named_by_file_and_line(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    played_some(path, steps=20)
+    lines = path.read_bytes().split(b"\n")[:-1]
+    bad = journal_module._line({"n": len(lines), "step": "bid 990000000"})
+    path.write_bytes(b"\n".join(lines) + b"\n" + bad)
+    before = path.read_bytes()
+    with pytest.raises(DataError) as error:
+        open_game(config_for(path), lambda _: None)
+    assert str(error.value).startswith(f"{path}: line {len(lines) + 1}: bid 990000000 cannot be played here")
+    assert path.read_bytes() == before

@@ -216,10 +216,10 @@ def test_a_journal_cut_inside_its_header_is_refused(tmp_path):
 def test_a_damaged_record_in_the_middle_is_refused_naming_the_file_and_the_line(data):
     written = written_journal()
     lines = written.split(b"\n")[:-1]
-    # A record followed by at least one more; its newline only if an intact record
-    # comes after the joined pair (a damaged last line reads as a torn write).
-    number = data.draw(st.integers(1, len(lines) - 1), label="line")
-    last_byte = len(lines[number - 1]) - (number == len(lines) - 1)
+    # Any record, the last one too, and its newline, except the file's last byte:
+    # without its final newline the last record reads as a torn write.
+    number = data.draw(st.integers(1, len(lines)), label="line")
+    last_byte = len(lines[number - 1]) - (number == len(lines))
     offset = data.draw(st.integers(0, last_byte), label="offset")
     flip = data.draw(st.integers(1, 255), label="xor")
     where = sum(len(line) + 1 for line in lines[:number - 1]) + offset

@@ -3,6 +3,7 @@ unit file checked by systemd's own offline verifier."""
 
 import logging
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -205,6 +206,17 @@ def test_the_unit_asks_for_what_the_controller_relies_on():
     assert set(settings["SupplementaryGroups"][0].split()) >= {"gpio", "spi", "i2c", "dialout"}
     assert "StartLimitIntervalSec" in settings and "StartLimitBurst" in settings
     assert "PrivateDevices" not in settings  # it would hide /dev/spidev*, /dev/gpiochip* and /dev/ttyACM*
+    assert settings["UMask"] == ["0077"]  # the journal holds the players' secrets
+    assert settings["CapabilityBoundingSet"] == [""] and settings["RestrictAddressFamilies"] == ["AF_UNIX"]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
+def test_the_units_exposure_under_systemd_analyze_security_is_low():
+    done = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(UNIT)],
+                          capture_output=True, text=True, timeout=60)
+    score = re.search(r"Overall exposure level for \S+: ([0-9.]+)", done.stdout)
+    assert score is not None, done.stdout[-500:] + done.stderr
+    assert float(score.group(1)) <= 1.0  # 5.7 before the hardening of issue 11, 0.8 after
 
 
 @pytest.mark.skipif(

@@ -172,7 +172,8 @@ def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_pa
     listener.settimeout(10)
     monkeypatch.setenv("NOTIFY_SOCKET", sock_path)
     stop = threading.Event()
-    config = parse_config({"sound": {"speech": False}, "files": {"registry": str(tmp_path / "tags.json")}}, "t")
+    config = parse_config({"sound": {"speech": False}, "files": {"registry": str(tmp_path / "tags.json"),
+                                                                 "journal": str(tmp_path / "journal.jsonl")}}, "t")
     runner = threading.Thread(target=run_table, args=(config,), kwargs={"stop": stop})
     try:
         runner.start()

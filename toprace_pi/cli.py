@@ -7,6 +7,7 @@ with status 2; nothing prints a traceback for bad input.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import logging
 import sys
@@ -147,8 +148,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a full or read-only disk, a folder the user may not write, ...
+        print(f"toprace-pi: {_os_problem(exc)}", file=sys.stderr)
+        return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
+
+
+def _os_problem(exc: OSError) -> str:
+    """An operating system error in words, naming the file and what to check."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    hint = {errno.EACCES: "check who owns it and its folder (the service runs as the user toprace)",
+            errno.EPERM: "check who owns it and its folder (the service runs as the user toprace)",
+            errno.EROFS: "the file system is read-only: check the SD card and how it is mounted",
+            errno.ENOSPC: "the disk is full: make room and start again"}.get(exc.errno or 0)
+    return f"{where}{exc.strerror or exc}" + (f"; {hint}" if hint else "")
 
 
 def _simulate(args: argparse.Namespace) -> int:

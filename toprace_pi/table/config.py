@@ -22,6 +22,9 @@ from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
 from toprace_pi.hardware.strip import StripSettings
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
+#: Where the tag registry and the journal go unless [files] says otherwise ("~" is the user's home).
+DEFAULT_REGISTRY = "~/.local/share/toprace-pi/tags.json"
+DEFAULT_JOURNAL = "~/.local/share/toprace-pi/journal.jsonl"
 READER_KINDS = ("pn532", "simulated")
 _READER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
 BUSES = ("uart", "i2c", "spi")
@@ -64,8 +67,8 @@ class TableConfig:
     buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
     hold_time: float = 1.0
     sound: Mapping[str, Any] = field(default_factory=dict)
-    registry: Path = Path("~/.local/share/toprace-pi/tags.json")
-    journal: Path = Path("~/.local/share/toprace-pi/journal.jsonl")
+    registry: Path = field(default_factory=lambda: Path(DEFAULT_REGISTRY).expanduser())
+    journal: Path = field(default_factory=lambda: Path(DEFAULT_JOURNAL).expanduser())
     profile: str | None = None
 
     @property
@@ -109,8 +112,8 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         buttons=_buttons(buttons, problems),
         hold_time=_number(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
         sound=_sound(_table(data, "sound", problems), problems),
-        registry=_path(files.get("registry", "~/.local/share/toprace-pi/tags.json"), "[files] registry", problems),
-        journal=_path(files.get("journal", "~/.local/share/toprace-pi/journal.jsonl"), "[files] journal", problems),
+        registry=_path(files.get("registry", DEFAULT_REGISTRY), "[files] registry", problems),
+        journal=_path(files.get("journal", DEFAULT_JOURNAL), "[files] journal", problems),
         profile=_profile(files.get("profile"), problems),
     )
     if problems:

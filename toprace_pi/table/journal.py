@@ -15,25 +15,29 @@ and the line, and nothing is overwritten.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import logging
 import os
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from toprace_pi.errors import DataError
+from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.rules.actions import Action, parse_action
-from toprace_pi.rules.game import Settings
+from toprace_pi.rules.game import Game, Settings
 
 log = logging.getLogger(__name__)
 
 FORMAT = "toprace-pi journal"
 VERSION = 1
+REFUSED = "the journal is refused and left as it is"
+#: The journal holds every secret entered at the table (tips, trades): its owner only.
+PRIVATE = 0o600
 
 
 def _line(record: dict[str, Any]) -> bytes:
@@ -41,6 +45,20 @@ def _line(record: dict[str, Any]) -> bytes:
     body = json.dumps(record, sort_keys=True, separators=(",", ":"))
     crc = zlib.crc32(body.encode("utf-8"))
     return json.dumps({**record, "crc": f"{crc:08x}"}, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+
+
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` and any missing parents, each made durable in its parent:
+    a power cut must not lose the folder that holds a journal already fsynced."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for made in reversed(missing):
+        made.mkdir(mode=0o700)
+        _fsync_folder(made.parent)
 
 
 def _fsync_folder(folder: Path) -> None:
@@ -57,6 +75,8 @@ class Loaded:
 
     settings: Settings
     steps: list[Action]
+    #: The journal line each step was read from, for messages that point at it.
+    lines: list[int] = field(default_factory=list)
     last_input: int | None = None
     records: int = 0
     torn: bool = False
@@ -83,24 +103,35 @@ class Journal:
         is on disk: a crash meanwhile leaves no journal or a whole one, never an
         empty file that the next start would refuse."""
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         if path.exists():
             raise FileExistsError(errno.EEXIST, "a journal is there already", str(path))
         header = {"format": FORMAT, "version": VERSION, "settings": asdict(settings), "n": 0}
         fresh = path.with_name(path.name + ".new")
-        with open(fresh, "wb") as file:
-            file.write(_line(header))
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(fresh, path)
+        try:
+            with open(os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE), "wb") as file:
+                file.write(_line(header))
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(fresh, path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                fresh.unlink(missing_ok=True)
+            raise
         _fsync_folder(path.parent)
         return cls(path, open(path, "ab"), 0)  # noqa: SIM115  (kept open for appending; closed by close())
 
     @classmethod
-    def resume(cls, path: str | Path) -> tuple[Journal, Loaded]:
-        """Open an existing journal to go on with its game; a torn last record is cut off."""
+    def resume(cls, path: str | Path, loaded: Loaded | None = None) -> tuple[Journal, Loaded]:
+        """Open an existing journal to go on with its game (``loaded``: what
+        :func:`load` read from it just now); a torn last record is cut off."""
         path = Path(path)
-        loaded = load(path)
+        loaded = loaded or load(path)
+        try:
+            if path.stat().st_mode & 0o077:
+                os.chmod(path, PRIVATE)  # written by an older version, readable by others
+        except OSError as exc:
+            log.warning("%s: cannot make it private to its owner: %s", path, exc.strerror)
         if loaded.torn:
             with open(path, "r+b") as file:
                 file.truncate(loaded.whole_bytes)
@@ -167,7 +198,13 @@ class Journal:
 
 
 def load(path: str | Path) -> Loaded:
-    """Read a journal: the settings and the steps, checked record by record."""
+    """Read a journal: the settings and the steps, checked record by record.
+
+    Only a provably torn final write is dropped: bytes after the last newline that
+    begin like a record (or are the zeros of a write the disk never finished).
+    Anything else that is wrong (a damaged or blank line, a record missing or
+    out of order, other bytes at the end) is refused naming the line, and the
+    file is left as it is for a person to look at."""
     path = Path(path)
     try:
         data = path.read_bytes()
@@ -175,27 +212,36 @@ def load(path: str | Path) -> Loaded:
         raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
     lines = data.split(b"\n")
     complete, tail = lines[:-1], lines[-1]
+    if tail and not _is_torn(tail):
+        raise DataError(str(path), [f"line {len(lines)}: not a record, and not one cut short; {REFUSED}"])
     records: list[dict[str, Any]] = []
     for number, raw in enumerate(complete, 1):
         record = _record(raw)
-        if record is None or record.get("n") != len(records):
-            if number == len(complete) and not tail:
-                tail = raw  # the last line is damaged: treat it as torn
-                complete = complete[:-1]
-                break
-            raise DataError(str(path), [f"line {number}: damaged record; the journal is refused and left as it is"])
+        if record is None:
+            raise DataError(str(path), [f"line {number}: damaged record; {REFUSED}"])
+        if record.get("n") != len(records):
+            raise DataError(str(path), [f"line {number}: record {record.get('n')!r} where record "
+                                        f"{len(records)} belongs (one is missing or doubled); {REFUSED}"])
         records.append(record)
     if not records:
         raise DataError(str(path), ["holds no game (no header)"])
     settings = _settings(records[0], str(path))
-    steps, last_input = _steps(records[1:], str(path))
-    loaded = Loaded(settings, steps, last_input, len(records) - 1, bool(tail),
+    steps, lines_of_steps, last_input = _steps(records[1:], str(path))
+    loaded = Loaded(settings, steps, lines_of_steps, last_input, len(records) - 1, bool(tail),
                     sum(len(r) + 1 for r in complete))
     if tail:
         warning = f"{path}: the last record was cut short (power lost while writing?) and is dropped"
         log.warning(warning)
         loaded.warnings.append(warning)
     return loaded
+
+
+def _is_torn(tail: bytes) -> bool:
+    """Whether the bytes after the last newline are a record's write cut short: the
+    start of a record (ASCII JSON, as :func:`_line` writes it), or zeros where the
+    file had grown before its data reached the disk."""
+    start = tail.rstrip(b"\0")
+    return not start or (start.startswith(b"{") and start.isascii() and b"\0" not in start)
 
 
 def _record(raw: bytes) -> dict[str, Any] | None:
@@ -250,22 +296,38 @@ def _settings_problems(fields: object) -> list[str]:
     return problems
 
 
-def _steps(records: list[dict[str, Any]], source: str) -> tuple[list[Action], int | None]:
+def _steps(records: list[dict[str, Any]], source: str) -> tuple[list[Action], list[int], int | None]:
+    """The steps the records hold (undos applied), the line of each, and the last input."""
     steps: list[Action] = []
+    lines: list[int] = []
     last_input = None
-    for record in records:
+    for line, record in enumerate(records, 2):
         if record.get("undo") is True:
             if steps:
                 steps.pop()
+                lines.pop()
         else:
             texts = record["steps"] if isinstance(record.get("steps"), list) else [record.get("step")]
             try:
                 steps.extend(parse_action(str(text)) for text in texts)
             except ValueError as exc:
-                raise DataError(source, [f"record {record.get('n')}: {exc}"]) from None
+                raise DataError(source, [f"line {line}: {exc}; {REFUSED}"]) from None
+            lines.extend([line] * len(texts))
         if isinstance(record.get("in"), int):
             last_input = record["in"]
-    return steps, last_input
+    return steps, lines, last_input
+
+
+def applied_steps(game: Game, loaded: Loaded, source: str | Path) -> Iterator[Action]:
+    """Apply the journal's steps to ``game`` one by one, yielding each once it is
+    applied. A step the game refuses (a record well formed but not possible
+    here) is a :class:`DataError` naming the journal and the step's line."""
+    for step, line in zip(loaded.steps, loaded.lines, strict=True):
+        try:
+            game.apply(step)
+        except IllegalActionError as exc:
+            raise DataError(str(source), [f"line {line}: {step} cannot be played here ({exc}); {REFUSED}"]) from None
+        yield step
 
 
 def archive(path: str | Path) -> Path:

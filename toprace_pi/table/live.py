@@ -30,7 +30,8 @@ from toprace_pi.rules import Game, Settings
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
-from toprace_pi.table.journal import Journal, archive
+from toprace_pi.table.journal import Journal, applied_steps, archive, load
+from toprace_pi.table.lock import TableLock
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.view import TableView
 
@@ -94,16 +95,16 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
     Returns the game, its open journal and how many inputs it had taken."""
     path = config.journal
     if path.exists() and not new:
-        journal, loaded = Journal.resume(path)
+        loaded = load(path)
         for warning in loaded.warnings:
             say(warning)
         game = new_game(loaded.settings, load_track(loaded.settings.track), load_deck(loaded.settings.deck))
-        for step in loaded.steps:
-            game.apply(step)
+        for _ in applied_steps(game, loaded, path):
+            pass
         if not game.is_over:
+            journal, _ = Journal.resume(path, loaded)
             say(f"resumed the game from {path} after {len(loaded.steps)} steps")
             return game, journal, loaded.last_input or 0
-        journal.close()
     if path.exists():
         say(f"a new game: the old journal is kept as {archive(path)}")
     track = load_track(config.track)
@@ -115,12 +116,17 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
 def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False) -> LiveTable:
     """Open every device of ``config`` and the game: the one in progress, or a new one."""
     announcer = Announcer(speech=bool(config.sound.get("speech", True)))
-    game, journal, inputs = open_game(config, announcer.say, new=new)
+    lock = TableLock(config.journal)
+    try:
+        game, journal, inputs = open_game(config, announcer.say, new=new)
+    except BaseException:
+        lock.close()
+        raise
     track = game.track
     profile = load_profile(config.profile_name, track=track) if config.profile else load_profile(track.slug)
     registry = _registry(config, announcer)
     events: queue.Queue[Event] = queue.Queue()
-    closers: list[Callable[[], None]] = [announcer.close]
+    closers: list[Callable[[], None]] = [lock.close, announcer.close]
     buttons = _buttons(config, events, announcer)
     if buttons is not None:
         closers.append(buttons.close)

@@ -14,7 +14,7 @@ from toprace_pi.rules import Game
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.choices import choice_for
 from toprace_pi.table.controller import announcement
-from toprace_pi.table.journal import load
+from toprace_pi.table.journal import applied_steps, load
 from toprace_pi.table.view import TableView, lights_by_space
 
 
@@ -37,9 +37,8 @@ def replay_journal(
     view = TableView(load_profile(track.slug))
     if svg_dir is not None:
         svg_dir.mkdir(parents=True, exist_ok=True)
-    for number, step in enumerate(loaded.steps, 1):
-        told = len(game.events)
-        game.apply(step)
+    told = len(game.events)
+    for number, step in enumerate(applied_steps(game, loaded, path), 1):
         out(f"step {number}: {step}")
         for event in game.events[told:]:
             sentence = announcement(event, game.names) or event.text(game.names)
@@ -48,6 +47,7 @@ def replay_journal(
         out(render_track(track, colour=colour, lights=lights_by_space(view.profile, track, frame)))
         if svg_dir is not None:
             (svg_dir / f"step-{number:04d}.svg").write_text(track_svg(track, game.board), "utf-8")
+        told = len(game.events)
         time.sleep(pause)
     out(f"{path}: {len(loaded.steps)} steps" + ("; the game is over" if game.is_over else "; the game goes on"))
     return game
