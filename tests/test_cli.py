@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 import tempfile
@@ -153,3 +154,16 @@ def test_the_demo_keeps_a_journal_that_replay_plays_back(capsys, tmp_path):
     main(["demo", "--fast", "--no-colour", "--players", "2", "--seed", "4", "--journal", str(journal)])
     capsys.readouterr()
     assert len(list(tmp_path.glob("demo-*.jsonl"))) == 1  # the first journal was archived, not overwritten
+
+
+@pytest.mark.parametrize("flag, level", [("-v", logging.DEBUG), ("--quiet", logging.WARNING), (None, logging.WARNING)])
+def test_verbose_and_quiet_set_how_much_is_logged(flag, level, capsys):
+    assert main(["simulate", "--players", "2", "--json", *([flag] if flag else [])]) == 0
+    assert logging.getLogger().level == level
+    capsys.readouterr()
+
+
+def test_verbose_and_quiet_do_not_go_together(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "-v", "-q"])
+    assert stop.value.code == 2 and "not allowed with argument" in capsys.readouterr().err

@@ -172,10 +172,12 @@ def test_the_watchdog_repr_tells_the_interval(systemd):
     assert repr(Watchdog(environ=watchdog_env(systemd, usec="10000000"))) == "<Watchdog every 5 s>"
 
 
-def test_the_module_needs_nothing_outside_the_standard_library():
+def test_the_module_needs_nothing_outside_the_standard_library_and_the_package():
     source = Path(service.__file__).read_text()
-    imports = {line.split()[1].split(".")[0] for line in source.splitlines() if line.startswith(("import ", "from "))}
-    assert imports <= {"__future__", "logging", "os", "socket", "time", "collections"}
+    imports = {line.split()[1] for line in source.splitlines() if line.startswith(("import ", "from "))}
+    top = {name.split(".")[0] for name in imports}
+    assert top <= {"__future__", "logging", "os", "socket", "time", "collections", "typing", "toprace_pi"}
+    assert {name for name in imports if name.startswith("toprace_pi")} == {"toprace_pi.text"}
 
 
 # --- the unit file -----------------------------------------------------------------

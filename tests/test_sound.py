@@ -230,6 +230,16 @@ def test_announcements_are_written_and_spoken_with_espeak(espeak):
     assert speech.spoken == [((str(espeak), "-v", "de", "-s", "140", "--stdin"), "Red finishes first")]
 
 
+def test_an_announcement_quoting_a_device_is_written_and_spoken_printable(espeak):
+    written = []
+    speech = FakeSpeech()
+    with Announcer(echo=written.append, runner=speech) as announcer:
+        announcer.say("the hub reader failed: \x1b[2Jgone\r")
+        assert announcer.wait_idle(PATIENCE)
+    assert written == ["the hub reader failed: \\x1b[2Jgone\\x0d"]
+    assert [text for _, text in speech.spoken] == written
+
+
 def test_say_returns_while_the_sentence_is_still_spoken(espeak):
     speech = FakeSpeech()
     speech.hold.clear()

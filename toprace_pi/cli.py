@@ -22,7 +22,9 @@ from toprace_pi.errors import TopRaceError
 from toprace_pi.report import json_report, text_report
 from toprace_pi.rules.game import Game
 from toprace_pi.rules.variants import variant_names
+from toprace_pi.service import LogFormat, logs_to_journald
 from toprace_pi.simulate import simulate
+from toprace_pi.text import printable_lines
 
 if TYPE_CHECKING:
     from toprace_pi.table.config import TableConfig
@@ -133,26 +135,54 @@ def build_parser() -> argparse.ArgumentParser:
     tips_check = tips_commands.add_parser("check", help="validate a tip table and print it")
     tips_check.add_argument("file", nargs="?", default="standard", help="a tip table file (default: the shipped one)")
     tips_check.set_defaults(run=_tips_check)
+    for command in commands.choices.values():
+        if command.get_default("run") is None:
+            continue  # a group of commands (track, deck, tips): their output is the point, not the log
+        loudness = command.add_mutually_exclusive_group()
+        loudness.add_argument("-v", "--verbose", action="store_true", help="log debugging detail too")
+        loudness.add_argument("-q", "--quiet", action="store_true", help="log warnings and errors only")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    # Warnings and device news go to stderr: the journal under systemd.
-    logging.basicConfig(level=logging.INFO if args.command in ("play", "check") else logging.WARNING,
-                        format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    _set_up_logging(args)
     try:
         return int(args.run(args) or 0)
     except TopRaceError as exc:
-        print(f"toprace-pi: {exc}", file=sys.stderr)
+        print(f"toprace-pi: {printable_lines(str(exc))}", file=sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a full or read-only disk, a folder the user may not write, ...
-        print(f"toprace-pi: {_os_problem(exc)}", file=sys.stderr)
+        print(f"toprace-pi: {printable_lines(_os_problem(exc))}", file=sys.stderr)
         return USAGE_ERROR
     except KeyboardInterrupt:
         return 130
+
+
+def _set_up_logging(args: argparse.Namespace) -> None:
+    """Warnings and device news go to stderr: the journal under systemd, with
+    each line's priority. ``play`` and ``check`` tell device news (INFO) by
+    default; ``-v`` adds debugging detail, ``--quiet`` keeps warnings only."""
+    level = logging.INFO if args.command in ("play", "check") else logging.WARNING
+    if getattr(args, "verbose", False):
+        level = logging.DEBUG
+    elif getattr(args, "quiet", False):
+        level = logging.WARNING
+    root = logging.getLogger()
+    root.setLevel(level)
+    if not root.handlers:  # a host (a test runner) may have set up its own
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(LogFormat(journald=logs_to_journald(sys.stderr)))
+        root.addHandler(handler)
+    logging.captureWarnings(True)  # a library's warnings (gpiozero's pin fallback) with their priority too
+
+
+def _tell(text: str) -> None:
+    """Print a line of the hardware tools, which may quote a device (a hub's version
+    string, a reader's error): made printable first."""
+    print(printable_lines(text), flush=True)
 
 
 def _os_problem(exc: OSError) -> str:
@@ -228,13 +258,13 @@ def _replay(args: argparse.Namespace) -> int:
 def _check_hardware(args: argparse.Namespace) -> int:
     from toprace_pi.table.tools import self_test
 
-    return 1 if self_test(_config(args), print) else 0
+    return 1 if self_test(_config(args), _tell) else 0
 
 
 def _enrol(args: argparse.Namespace) -> int:
     from toprace_pi.table.tools import enrol
 
-    enrol(args.what, _config(args), print)
+    enrol(args.what, _config(args), _tell)
     return 0
 
 
@@ -247,7 +277,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     config = _config(args)
     events: queue.Queue = queue.Queue()
     with TableButtons(config.buttons, events, hold_time=config.hold_time):
-        calibrate_board(args.track, config, button_presses(events), print, args.out or Path(f"{args.track}.toml"))
+        calibrate_board(args.track, config, button_presses(events), _tell, args.out or Path(f"{args.track}.toml"))
     return 0
 
 

@@ -17,6 +17,9 @@ import os
 import socket
 import time
 from collections.abc import Callable, Mapping
+from typing import IO
+
+from toprace_pi.text import printable_lines
 
 log = logging.getLogger(__name__)
 
@@ -121,3 +124,39 @@ def _ping_interval(environ: Mapping[str, str]) -> float | None:
         log.warning("WATCHDOG_USEC=%r is not a positive number of microseconds: watchdog not pinged", usec)
         return None
     return int(usec) / 2_000_000
+
+
+#: syslog priorities by logging level, for journald's "<N>" line prefixes.
+_PRIORITY = {logging.DEBUG: 7, logging.INFO: 6, logging.WARNING: 4, logging.ERROR: 3, logging.CRITICAL: 2}
+
+
+class LogFormat(logging.Formatter):
+    """Log lines for a terminal, or for journald when stderr is its stream.
+
+    journald reads a ``<N>`` at the start of each line of a service's output as
+    its syslog priority, so ``journalctl -p warning`` shows warnings and worse
+    only. Every line is made printable first (:func:`toprace_pi.text.printable`):
+    text from outside (a hub's error, a player's name) cannot forge a log line.
+    """
+
+    def __init__(self, *, journald: bool) -> None:
+        super().__init__("%(levelname)s %(name)s: %(message)s")
+        self.journald = journald
+
+    def format(self, record: logging.LogRecord) -> str:
+        lines = printable_lines(super().format(record)).split("\n")
+        if not self.journald:
+            return "\n".join(lines)
+        prefix = f"<{_PRIORITY.get(record.levelno, 6)}>"
+        return "\n".join(prefix + line for line in lines)
+
+
+def logs_to_journald(stream: IO[str], *, environ: Mapping[str, str] | None = None) -> bool:
+    """Whether ``stream`` is the one systemd connected to the journal: it names that
+    stream's device and inode in ``$JOURNAL_STREAM``."""
+    env = os.environ if environ is None else environ
+    try:
+        info = os.fstat(stream.fileno())
+    except (AttributeError, OSError, ValueError):  # no file behind it (a test's captured stream)
+        return False
+    return env.get("JOURNAL_STREAM", "") == f"{info.st_dev}:{info.st_ino}"

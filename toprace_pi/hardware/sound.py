@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import Device
 from toprace_pi.hardware.gpio import check_pins, gpio_errors
+from toprace_pi.text import printable
 
 log = logging.getLogger(__name__)
 
@@ -304,6 +305,7 @@ class Announcer(Device):
         """Write ``text`` now and queue it for speech; returns at once."""
         if self._closed:
             raise SoundClosedError(f"{text!r} said to a closed {self!r}")
+        text = printable(text)  # names and device messages come from outside
         self.echo(text)
         if self.command is None:
             return

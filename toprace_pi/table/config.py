@@ -20,6 +20,7 @@ from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
 from toprace_pi.hardware.strip import StripSettings
+from toprace_pi.text import printable
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
 #: Where the tag registry and the journal go unless [files] says otherwise ("~" is the user's home).
@@ -173,6 +174,10 @@ def _players(value: object, problems: list[str]) -> tuple[str, ...]:
     names = tuple(value) if isinstance(value, list) else ()
     if not 2 <= len(names) <= 6 or not all(isinstance(n, str) and n for n in names) or len(set(names)) < len(names):
         problems.append("[game] players: a list of 2 to 6 different names")
+        return DEFAULT_PLAYERS
+    odd = [printable(n) for n in names if not n.isprintable()]
+    if odd:
+        problems.append(f"[game] players: a name may hold no control characters ({', '.join(odd)})")
         return DEFAULT_PLAYERS
     return names
 

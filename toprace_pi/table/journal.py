@@ -283,6 +283,8 @@ def _settings_problems(fields: object) -> list[str]:
     players = fields.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         problems.append("'players' must be a list of names")
+    elif not all(p.isprintable() for p in players):
+        problems.append("'players': a name may hold no control characters")
     for key in ("races", "first_opener"):
         if not isinstance(fields.get(key), int) or isinstance(fields.get(key), bool):
             problems.append(f"{key!r} must be a whole number")

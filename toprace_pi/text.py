@@ -1,0 +1,32 @@
+"""Text from outside the program, made safe to print, log or speak.
+
+Player names from a config or journal, a hub's error text and version string,
+a tag's record: any of them may hold control characters, and an escape
+sequence printed raw can rewrite a terminal or forge a line in the log. Every
+such text passes :func:`printable` before it is shown; what is not printable is
+written as a visible escape (``\\x1b``), so nothing is hidden or lost.
+"""
+
+from __future__ import annotations
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable (control characters,
+    line and paragraph separators) written as a backslash escape.
+
+    >>> printable("Anna\\x1b[2J")
+    'Anna\\\\x1b[2J'
+    """
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def printable_lines(text: str) -> str:
+    """:func:`printable` line by line, keeping the line breaks of a longer message."""
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
