@@ -44,8 +44,9 @@ def overlapping(track: Track, space: Space) -> list[Space]:
 
 def is_staggered(track: Track, space: Space) -> bool:
     """Whether a neighbouring lane has a front edge elsewhere than ``space`` along its
-    stretch: true in curves, false in the rows of a straight."""
-    return any(s.front != space.front for s in overlapping(track, space))
+    stretch, its own or the one behind it (the back): true in curves, false in the
+    rows of a straight."""
+    return any((s.front, s.back) != (space.front, space.back) for s in overlapping(track, space))
 
 
 def is_level(space: Space, other: Space) -> bool:
@@ -388,20 +389,19 @@ def crosses_within(track: Track, start: int, points: int, blocked: Collection[in
 
 
 def find_finish(track: Track, first_points: int, second_points: int) -> Pair:
-    """Two spaces near the line for two cars that both finish with the card: ``rear``
-    for the first car, ``front`` for the second, which stands ahead of it. Curve
-    spaces are taken where the last curve lies that close to the line."""
+    """Two spaces near the line, one of them staggered, for two cars that both finish
+    with one card: ``rear`` for the first car, ``front`` for the second, which stands
+    ahead of it."""
     near = list(spaces_between(track, track.finish_line - 12, track.finish_line))
-    for staggered in (True, False):
-        for y in near:
-            for r in near:
-                if (staggered and not (is_staggered(track, y) or is_staggered(track, r))) or r.lane == y.lane:
-                    continue
-                if (placing(track, r.index) > placing(track, y.index)
-                        and crosses_within(track, y.index, first_points, {r.index})
-                        and crosses_within(track, r.index, second_points, ())):
-                    return Pair(y.index, r.index)
-    raise AssertionError(f"{track.name}: no two spaces near the finish for the example")
+    for y in near:
+        for r in near:
+            if r.lane == y.lane or not (is_staggered(track, y) or is_staggered(track, r)):
+                continue
+            if (placing(track, r.index) > placing(track, y.index)
+                    and crosses_within(track, y.index, first_points, {r.index})
+                    and crosses_within(track, r.index, second_points, ())):
+                return Pair(y.index, r.index)
+    raise AssertionError(f"{track.name}: no two spaces near the finish for {first_points} and {second_points}")
 
 
 def find_level_row(track: Track) -> list[int]:

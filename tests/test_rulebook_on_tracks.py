@@ -16,6 +16,8 @@ from collections import Counter
 
 import pytest
 from places import (
+    Pair,
+    crosses_within,
     find_blockage,
     find_blocked_sprint,
     find_dead_end,
@@ -39,10 +41,12 @@ from places import (
     placing,
     reachable_up_to,
     return_spaces,
+    spaces_between,
     sprint_ends,
     step_kind,
 )
-from scenarios import DECK, race_ready
+from scenarios import DECK, NAMES, deal_with, race_ready, win_auction
+from test_pitstop import pit_deal
 from test_properties import reference_moves, track
 
 from toprace_pi.data import track_names
@@ -51,18 +55,23 @@ from toprace_pi.rules import (
     Breakdown,
     Car,
     ChooseJoker,
+    Deal,
     Game,
     MoveCar,
     MovementCard,
     Pass,
     Phase,
+    PlaceCar,
     PlayCard,
     ReturnCar,
+    Settings,
     Sprint,
+    TakeCar,
 )
-from toprace_pi.rules.actions import Tip
+from toprace_pi.rules.actions import ClaimPitStop, CollectPitStop, Reveal, Tip
 from toprace_pi.rules.events import (
     PRIZES,
+    AuctionWon,
     BrokeDown,
     CarFinished,
     CarMoved,
@@ -72,6 +81,7 @@ from toprace_pi.rules.events import (
     TipsSettled,
 )
 from toprace_pi.rules.track import FINISH, FINISH_ID, Track
+from toprace_pi.rules.variants import new_game
 
 B, R, Y, K, P, G = Car.BLUE, Car.RED, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN
 TRACKS = track_names()
@@ -102,11 +112,11 @@ def value(number: int, car: Car) -> int:
     return next(v for c, v in card.moves if c == car)
 
 
-def ready(name: str, spots: dict[Car, int], hands=(), variant: str = "base") -> Game:
+def ready(name: str, spots: dict[Car, int], hands=(), variant: str = "base", deal: Deal | None = None) -> Game:
     """A two-player race on the shipped track ``name`` with the cars of ``spots`` on
     those spaces and the others parked on the starting grid."""
     t = track(name)
-    game = race_ready(t, OWNERS, hands=hands, variant=variant)
+    game = race_ready(t, OWNERS, hands=hands, variant=variant, deal=deal)
     grid = [s for s in parking(t, 6) if s not in spots.values()]
     game.board.set_up({**spots, **dict(zip([c for c in CARS if c not in spots], grid))})
     return game
@@ -148,7 +158,6 @@ def at(game: Game, car: Car) -> int:
 
 
 # --- Race Sequence -------------------------------------------------------------------------------
-
 
 
 @on_every_track
@@ -252,6 +261,7 @@ def test_the_joker_moves_any_car_not_shown_on_the_card(name):
     stands on a staggered curve space."""
     t = track(name)
     start = next(s.index for s in open_stretch(t) if s.is_curve)
+    assert is_staggered(t, t.spaces[start])
     game = ready(name, {G: start}, hands=((PURPLE_6_JOKER,),))
     drive_to_joker(game, PURPLE_6_JOKER)
     card = DECK[PURPLE_6_JOKER]
@@ -274,7 +284,9 @@ def test_a_joker_on_a_broken_down_or_finished_car_forfeits_its_points(name):
     finishes and Ben's next joker picks Yellow. Both times the joker's points are lost."""
     t = track(name)
     waiting = next(s.index for s in open_stretch(t) if s.is_curve)
-    near_line = find_finish(t, value(YELLOW_6, Y), value(YELLOW_6, R)).rear
+    assert is_staggered(t, t.spaces[waiting])
+    near_line = next(s.index for s in spaces_between(t, t.finish_line - 12, t.finish_line)
+                     if crosses_within(t, s.index, value(YELLOW_6, Y), ()))
     game = ready(name, {R: waiting, Y: near_line},
                  hands=((BLUE_RED, YELLOW_6), (BLACK_5_JOKER, PURPLE_10_JOKER)))
     game.apply(PlayCard(BLUE_RED))
@@ -321,6 +333,7 @@ def test_a_sprint_brings_the_rear_car_level_with_the_other_and_never_past_it(nam
     expected = sprint_ends(t, pair.rear, pair.front, game.board.occupied)
     assert len({t.spaces[e].front for e in expected}) > 1
     assert all(red.back < t.spaces[e].front <= red.front for e in expected)
+    assert any(t.spaces[n].front > red.front for e in expected for n in free_steps(t, e, game.board.occupied))
     assert game.moving.car == B
     assert ends(game) == expected, f"offered {names(t, ends(game))}, level: {names(t, expected)}"
     end = min(expected, key=lambda e: t.spaces[e].front)
@@ -445,20 +458,36 @@ def test_on_speed_street_red_waiting_at_b10_goes_back_to_c10_when_a10_b10_c11_ar
 # --- Finish and the race's end ---------------------------------------------------------------------------
 
 
+YELLOW_10 = 21  # Yellow 10 / Purple 2 / White 1
+
+
+def finish_example(t: Track) -> tuple[int, Car, Car, Pair]:
+    """The rulebook's Yellow 6 / Red 4 card where its last curve lies within 6 steps of
+    the line, else Yellow 10 / Purple 2, so that one of the two cars starts in a curve."""
+    for number, first, second in ((YELLOW_6, Y, R), (YELLOW_10, Y, P)):
+        try:
+            return number, first, second, find_finish(t, value(number, first), value(number, second))
+        except AssertionError:
+            continue
+    raise AssertionError(f"{t.name}: no staggered place near the finish")
+
+
 @on_every_track
 def test_cars_finish_in_the_order_they_are_moved_not_by_how_far_they_would_get(name):
-    """Yellow 6 / Red 4 / Black 2: Red stands nearer the line, but Yellow moves first."""
+    """The second car on the card stands nearer the line, but the first moves first."""
     t = track(name)
-    pair = find_finish(t, value(YELLOW_6, Y), value(YELLOW_6, R))
+    number, first, second, pair = finish_example(t)
     assert placing(t, pair.front) > placing(t, pair.rear)
-    game = ready(name, {Y: pair.rear, R: pair.front}, hands=((YELLOW_6,),))
-    game.apply(PlayCard(YELLOW_6))
-    game.apply(MoveCar(Y, FINISH_ID))
-    game.apply(MoveCar(R, FINISH_ID))
+    assert is_staggered(t, t.spaces[pair.rear]) or is_staggered(t, t.spaces[pair.front])
+    game = ready(name, {first: pair.rear, second: pair.front}, hands=((number,),))
+    game.apply(PlayCard(number))
+    game.apply(MoveCar(first, FINISH_ID))
+    game.apply(MoveCar(second, FINISH_ID))
     resolve(game)
     finishes = [e for e in game.events if isinstance(e, CarFinished)]
-    assert finishes == [CarFinished(Y, 1, 0, PRIZES[0]), CarFinished(R, 2, 0, PRIZES[1])]
-    assert game.board.is_racing(K)
+    assert finishes == [CarFinished(first, 1, OWNERS[first], PRIZES[0]),
+                        CarFinished(second, 2, OWNERS[second], PRIZES[1])]
+    assert len(game.board.finished) == 2
 
 
 @on_every_track
@@ -473,9 +502,10 @@ def test_cars_still_on_the_track_at_the_end_rank_by_front_edge_then_by_the_insid
     game = ready(name, cars, variant="tips")
     keys = [placing(t, s) for s in spots]
     assert len(set(keys)) == len(keys), "no two cars are placed alike"
-    fronts = Counter(t.spaces[s].front for s in spots)
-    assert any(n > 1 for n in fronts.values()), "level cars: the inside lane decides"
-    assert any(is_staggered(t, t.spaces[s]) for s in spots[:4]) and not t.spaces[spots[-1]].is_curve
+    curve, straight = [t.spaces[s] for s in spots[:3]], [t.spaces[s] for s in spots[4:]]
+    level = Counter(s.front for s in curve)
+    assert all(is_staggered(t, s) for s in curve) and max(level.values()) > 1, "level in a curve"
+    assert straight[0].front == straight[1].front and not any(is_staggered(t, s) for s in straight)
     expected = tuple(sorted(cars, key=lambda c: placing(t, cars[c]), reverse=True))
     game.apply(Pass())
     game.apply(Pass())
@@ -555,3 +585,63 @@ def test_the_rulebook_tips_on_blue_red_blue_pay_50000_when_blue_places_2nd_and_r
     assert placements.index(B) == 1 and placements.index(R) == 4
     settled = next(e for e in game.events if isinstance(e, TipsSettled))
     assert settled.totals[0] == 60_000 - 30_000 + 20_000 == 50_000
+
+
+@pytest.mark.parametrize("players,opener", [(3, 1), (4, 0), (4, 3), (5, 2), (6, 4)])
+def test_by_the_quick_rules_the_race_starts_with_the_seat_the_start_player_has_moved_on_to(players, opener):
+    """The start player moves one seat clockwise with every auction; after the sixth
+    it is the seat that starts the race, not the first auction's winner."""
+    name = TRACKS[(players + opener) % len(TRACKS)]
+    game = new_game(Settings(NAMES[:players], first_opener=opener, variant="quick"), track(name), DECK)
+    game.apply(deal_with(players))
+    starter = (opener + 6) % players
+    first = next(s % players for s in range(opener + 1, opener + players) if s % players != starter)
+    winners = [first, *(s for s in range(players) if s != first)]
+    for car, seat in zip(CARS, winners + [first] * (len(CARS) - players)):
+        game.apply(Reveal(car))
+        win_auction(game, seat)
+        game.apply(TakeCar(car))
+        game.apply(PlaceCar(game.free_starting_spaces()[0]))
+    assert next(e for e in game.events if isinstance(e, AuctionWon)).seat == first != starter
+    assert game.phase is Phase.PLAY_CARD and game.to_move == starter
+
+
+@pytest.mark.parametrize("variant", ["tips", "pitstop+tips"])
+def test_once_every_hand_is_empty_and_nobody_can_do_more_than_pass_the_race_ends_at_once(variant):
+    """A study position late in a race on Turbo Town: each player holds one card (and,
+    with pit stops, has used up every pit stop card). After the last card nobody is
+    asked to pass."""
+    pit_stops = "pitstop" in variant
+    game = ready("turbo-town", {}, variant=variant, deal=pit_deal(2) if pit_stops else None)
+    game.hands, game.hand_size = [[RED_6], [BLUE_6]], [1, 1]
+    if pit_stops:
+        game.pit_stops = [0, 0]
+    race_began = len(game.log)
+    game.apply(PlayCard(RED_6))
+    resolve(game)
+    assert not game.results and game.to_move == 1
+    game.apply(PlayCard(BLUE_6))
+    resolve(game)
+    assert game.results and game.is_over
+    assert Pass() not in game.log[race_began:]
+
+
+@on_every_track
+def test_with_pit_stops_a_sprint_breakdown_card_played_again_while_its_car_waits_is_void(name):
+    """Red breaks down on a staggered curve space; Ben takes the card at a pit stop and
+    plays it again while Red still waits: nothing happens."""
+    t = track(name)
+    waiting = next(s.index for s in open_stretch(t) if s.is_curve)
+    assert is_staggered(t, t.spaces[waiting])
+    game = ready(name, {R: waiting}, variant="pitstop", deal=pit_deal(2, [(BLUE_RED, BLACK_6)]))
+    game.apply(PlayCard(BLUE_RED))
+    game.apply(Breakdown())
+    assert game.events[-1] == BrokeDown(R, B) and game.phase is Phase.PIT_STOP_CLAIM
+    game.apply(ClaimPitStop())
+    game.apply(CollectPitStop(BLUE_RED))
+    game.apply(PlayCard(BLACK_6))
+    resolve(game)
+    game.apply(Pass())  # Ben does not claim Black 6
+    game.apply(PlayCard(BLUE_RED))
+    assert Forfeited(R, 0, "Sprint/Breakdown void: Red is broken down") in game.events
+    assert R in game.board.waiting and game.board.waiting[R].space == waiting
