@@ -8,10 +8,17 @@ searching the track data, the test asserts that the place is staggered, and the
 game is driven through its public actions. What the rules allow is worked out
 again in ``places.py`` from the spaces' lanes, edges and steps, never by asking
 the Track methods the engine itself uses.
+
+The last part plays seeded random games on every track and checks three of those
+rules after every action: a Sprint ends level with the other car (or behind a
+blockage) and never past it, a returning car goes beside its waiting place or to
+the nearest free space behind, and a tip round starts right after the move in
+which the leader crosses its line.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -41,6 +48,7 @@ from places import (
     placing,
     reachable_up_to,
     return_spaces,
+    row_beside,
     spaces_between,
     sprint_ends,
     step_kind,
@@ -52,6 +60,8 @@ from test_properties import reference_moves, track
 from toprace_pi.data import track_names
 from toprace_pi.rules import (
     CARS,
+    CHANCE,
+    Action,
     Breakdown,
     Car,
     ChooseJoker,
@@ -66,6 +76,7 @@ from toprace_pi.rules import (
     ReturnCar,
     Settings,
     Sprint,
+    SprintBreakdownCard,
     TakeCar,
 )
 from toprace_pi.rules.actions import ClaimPitStop, CollectPitStop, Reveal, Tip
@@ -77,6 +88,7 @@ from toprace_pi.rules.events import (
     CarMoved,
     CarReturned,
     Forfeited,
+    RaceEnded,
     TipRound,
     TipsSettled,
 )
@@ -645,3 +657,155 @@ def test_with_pit_stops_a_sprint_breakdown_card_played_again_while_its_car_waits
     game.apply(PlayCard(BLUE_RED))
     assert Forfeited(R, 0, "Sprint/Breakdown void: Red is broken down") in game.events
     assert R in game.board.waiting and game.board.waiting[R].space == waiting
+
+
+# --- random play on every track ------------------------------------------------------------------------
+
+
+class RuleWatch:
+    """Follows a game action by action and checks the chosen rules after every one:
+    ``"sprint"``, ``"return"`` and ``"tips"``. ``seen`` counts what was checked."""
+
+    def __init__(self, game: Game, rule: str) -> None:
+        self.game = game
+        self.rule = rule
+        self.events = 0
+        self.top = float("-inf")  # the furthest front edge a car on the track has had
+        self.sprint: tuple[Car, int, int, set[int]] | None = None
+        self.seen: Counter[str] = Counter()
+
+    def before(self, action: Action) -> None:
+        game, t = self.game, self.game.track
+        if self.rule == "sprint" and isinstance(action, Sprint):
+            assert isinstance(game.card, SprintBreakdownCard)
+            rear, ahead = sorted(game.card.pair, key=lambda c: placing(t, game.board.at[c]))
+            start, other = game.board.at[rear], game.board.at[ahead]
+            self.sprint = (rear, start, other, sprint_ends(t, start, other, game.board.occupied))
+
+    def after(self, action: Action) -> None:
+        new = self.game.events[self.events:]
+        self.events = len(self.game.events)
+        if any(isinstance(e, RaceEnded) for e in new):
+            self.sprint = None
+            return
+        {"sprint": self._sprint, "return": self._return, "tips": self._tips}[self.rule](action)
+
+    def _sprint(self, action: Action) -> None:
+        if self.sprint is None:
+            return
+        game, t = self.game, self.game.track
+        rear, start, other, expected = self.sprint
+        target = t.spaces[other]
+        already = is_level(t.spaces[start], target)
+        level_free = already or any(is_level(t.spaces[s], target) for s in expected)
+        if isinstance(action, Sprint):
+            if game.phase is Phase.MOVE_CAR and game.moving.car == rear:
+                assert all(t.spaces[e].front <= target.front for e in ends(game)), "a Sprint past the other car"
+                assert already or ends(game) == expected, (
+                    f"{t.space_id(start)} to {target.id}: offered {names(t, ends(game))}, "
+                    f"{'level' if level_free else 'furthest behind'}: {names(t, expected)}")
+                return
+            assert already or not expected, f"a Sprint from {t.space_id(start)} forfeited with spaces free"
+        else:
+            assert isinstance(action, MoveCar) and action.car == rear
+            end = t.spaces[t.index(action.to)]
+            assert end.front <= target.front, f"{end.id} lies past {target.id}"
+            assert is_level(end, target) if level_free else end.index in expected
+            self.seen["sprint"] += 1
+            self.seen["staggered"] += is_staggered(t, target)
+            self.seen["blocked"] += not level_free
+        self.sprint = None
+
+    def _return(self, action: Action) -> None:
+        game, t = self.game, self.game.track
+        board = game.board
+        if game.phase is Phase.RETURN_CAR:
+            assert game.returning is not None
+            car = game.returning[0]
+            wait = board.waiting[car]
+            place = t.spaces[wait.space]
+            assert isinstance(action, MoveCar) and action.car == wait.chaser, "put back before its chaser moved"
+            assert wait.chaser in board.finished or t.spaces[board.at[wait.chaser]].front >= place.front
+            expected = return_spaces(t, wait.space, board.occupied)
+            assert returns(game) == expected, (
+                f"waiting at {place.id}: offered {names(t, returns(game))}, expected {names(t, expected)}")
+            self.seen["return"] += 1
+            self.seen["staggered"] += is_staggered(t, place)
+            self.seen["behind"] += not expected & {s.index for s in row_beside(t, place.front).values()}
+        elif isinstance(action, MoveCar):
+            for car, wait in board.waiting.items():
+                level = wait.chaser in board.finished or (
+                    t.spaces[board.at[wait.chaser]].front >= t.spaces[wait.space].front)
+                if wait.chaser == action.car and level and return_spaces(t, wait.space, board.occupied):
+                    raise AssertionError(f"{car} not put back though {action.car} drove level with it")
+
+    def _tips(self, action: Action) -> None:
+        game, t = self.game, self.game.track
+        board = game.board
+        self.top = max([self.top, *(t.spaces[s].front for s in board.at.values())])
+        crossed = sum(bool(board.finished) or self.top > line for line in t.tip_lines)
+        rounds = sum(isinstance(e, TipRound) for e in game.events)
+        assert rounds <= crossed, f"tip round {rounds} began before the leader crossed its line"
+        if game.phase not in (Phase.TIP, Phase.RETURN_CAR):
+            assert rounds == crossed, f"the leader crossed tip line {crossed} but no round began after the move"
+        self.seen["tips"] += isinstance(action, (MoveCar, ReturnCar))
+        self.seen["on a line"] += isinstance(action, MoveCar) and self.top in t.tip_lines
+        self.seen["rounds"] = rounds
+
+
+#: Seeded random games per track and check: a few seconds each.
+GAMES = 100
+
+
+def choose(game: Game, rng: random.Random, rule: str) -> Action:
+    """A random legal action, but no pass while a card can be played (so the cars get
+    across the tip lines); watching returns, Sprint/Breakdown cards are mostly played
+    as Breakdowns and cars are mostly driven beside a waiting car's place, so that
+    its spaces are often all taken when it comes back."""
+    legal = [a for a in game.legal_actions() if not isinstance(a, Pass)] or game.legal_actions()
+    if rule == "return" and rng.random() < 0.8:
+        crowd = {s.id for wait in game.board.waiting.values()
+                 for s in row_beside(game.track, game.track.spaces[wait.space].front).values()}
+        wanted = [a for a in legal if isinstance(a, Breakdown) or (isinstance(a, MoveCar) and a.to in crowd)]
+        legal = wanted or legal
+    return rng.choice(legal)
+
+
+def watched(name: str, variant: str, rule: str) -> Counter[str]:
+    """Play ``GAMES`` one-race games of 2 to 6 players (see :func:`choose`), each seed
+    its own game, watching ``rule``."""
+    seen: Counter[str] = Counter()
+    for seed in range(GAMES):
+        players = 2 + seed % 5
+        settings = Settings(NAMES[:players], first_opener=seed % players, variant=variant)
+        game = new_game(settings, track(name), DECK)
+        watch, rng = RuleWatch(game, rule), random.Random(seed)
+        while not game.is_over:
+            if game.to_move == CHANCE:
+                action = game.chance(rng)
+            else:
+                action = choose(game, rng, rule)
+            watch.before(action)
+            game.apply(action)
+            watch.after(action)
+        seen += watch.seen
+    return seen
+
+
+@on_every_track
+def test_in_random_play_a_sprint_ends_level_with_the_other_car_never_past_it(name):
+    seen = watched(name, "base", "sprint")
+    assert seen["sprint"] >= GAMES // 2 and seen["staggered"] > 0, seen
+
+
+@on_every_track
+def test_in_random_play_a_car_comes_back_beside_its_waiting_place_or_on_the_nearest_free_space_behind(name):
+    seen = watched(name, "base", "return")
+    assert seen["return"] >= GAMES // 4 and seen["staggered"] > 0, seen
+
+
+@on_every_track
+@pytest.mark.parametrize("variant", ["tips", "quick"])
+def test_in_random_play_a_tip_round_starts_right_after_the_leader_crosses_its_line(name, variant):
+    seen = watched(name, variant, "tips")
+    assert seen["tips"] > GAMES and seen["rounds"] > 0 and seen["on a line"] > 0, seen
