@@ -6,6 +6,9 @@ Track methods they check (``moves``, ``sprint_ends``, ``return_spaces``,
 ``beside``, ``rank_key``): every expectation comes from ``lane``, ``front``,
 ``back``, ``steps`` and ``curve`` alone. A space covers ``(back, front]`` of the
 lap; a car has crossed a line at ``L`` once its front edge lies beyond ``L``.
+
+A search that finds no fitting place raises AssertionError naming the track, so
+an edit of the track data that removes the last such place fails loudly.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from dataclasses import dataclass
 
 from toprace_pi.rules.track import FINISH, LEFT, Space, Track
 
-#: Scenarios keep clear of the starting grid, where the spare cars are parked:
-#: a parked car that moves 10 points through short curve spaces stays behind this.
+#: Scenarios keep clear of the starting grid, where the spare cars are parked: one
+#: move of a parked car (10 points at most, over spaces up to 1.6 long) stays behind this.
 CLEAR_OF_GRID = 20.0
 
 
@@ -268,7 +271,7 @@ def find_sprint(track: Track) -> Pair:
 
 def find_blocked_sprint(track: Track) -> tuple[Pair, frozenset[int]]:
     """A Sprint whose level spaces are all taken (at most four blockers), so the rear car
-    can only get up behind them."""
+    can only get up behind them, where the spaces it can reach have several front edges."""
     for r in open_stretch(track):
         for b in spaces_between(track, r.front - 4, r.back):
             level = sprint_ends(track, b.index, r.index, {r.index})
@@ -427,8 +430,8 @@ def find_level_row(track: Track) -> list[int]:
 def find_tip_approach(track: Track, line: float, points: int, blocked: Collection[int],
                       on_line: bool) -> tuple[int, int]:
     """A start short of the tip line at ``line`` and an end ``points`` steps on: on the
-    line (``on_line``: the end's front edge is the line) or beyond it. Curve spaces
-    are taken as starts where a curve lies within reach of the line."""
+    line (``on_line``: the end's front edge is the line) or beyond it. Staggered
+    starts come first, the nearest to the line first."""
     starts = [s for s in spaces_between(track, line - 12, line) if s.front < line and s.index not in blocked]
     starts.sort(key=lambda s: (not is_staggered(track, s), -s.front))
     for s in starts:
