@@ -6,7 +6,9 @@ from collections.abc import Sequence
 
 from toprace_pi.data import load_deck
 from toprace_pi.rules import Bid, Car, Deal, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
+from toprace_pi.rules.actions import Reveal
 from toprace_pi.rules.cards import CARDS_PER_PLAYER
+from toprace_pi.rules.variants import new_game as new_variant_game
 
 NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
 DECK = load_deck()
@@ -23,8 +25,8 @@ def deal_with(players: int, hands: Sequence[Sequence[int]] = ()) -> Deal:
     return Deal(tuple(tuple(sorted(h)) for h in wanted), tuple(rest))
 
 
-def new_game(track: Track, players: int = 2, races: int = 1) -> Game:
-    return Game(Settings(NAMES[:players], races=races), track, DECK)
+def new_game(track: Track, players: int = 2, races: int = 1, variant: str = "base") -> Game:
+    return new_variant_game(Settings(NAMES[:players], races=races, variant=variant), track, DECK)
 
 
 def race_ready(
@@ -34,12 +36,18 @@ def race_ready(
     players: int = 2,
     hands: Sequence[Sequence[int]] = (),
     positions: dict[Car, str] | None = None,
+    variant: str = "base",
+    deal: Deal | None = None,
 ) -> Game:
     """A game whose auctions gave each car to ``owners[car]`` (in the dict's order),
-    now at the start of the race; ``positions`` then moves cars to given spaces."""
-    game = new_game(track, players)
-    game.apply(deal_with(players, hands))
+    now at the start of the race; ``positions`` then moves cars to given spaces.
+    By the quick rules each car is turned up just before its auction; ``deal``
+    replaces the one ``hands`` would make (the Pit Stop rule needs a box)."""
+    game = new_game(track, players, variant=variant)
+    game.apply(deal or deal_with(players, hands))
     for car, seat in owners.items():
+        if game.phase is Phase.REVEAL:
+            game.apply(Reveal(car))
         win_auction(game, seat)
         game.apply(TakeCar(car))
         game.apply(PlaceCar(game.free_starting_spaces()[0]))
