@@ -254,21 +254,30 @@ def test_say_returns_while_the_sentence_is_still_spoken(espeak):
     assert [text for _, text in speech.spoken] == ["one", "two"]
 
 
-def test_older_waiting_sentences_are_dropped(espeak):
+def test_news_is_never_dropped_and_a_waiting_prompt_gives_way_to_a_newer_one(espeak):
+    """One input every 1.5 s while a sentence takes 4 s to speak: every finish and
+    payout is still heard, in order; of the prompts only the newest waits."""
     written = []
     speech = FakeSpeech()
     speech.hold.clear()
-    announcer = Announcer(echo=written.append, runner=speech, max_pending=2)
-    announcer.say("one")
-    assert speech.started.get(timeout=PATIENCE) == "one"
-    for text in ("two", "three", "four", "five"):
-        announcer.say(text)
-    assert announcer.dropped == 2
+    announcer = Announcer(echo=written.append, runner=speech)
+    announcer.say("Yellow finishes first: 200,000 to Anna")
+    assert speech.started.get(timeout=PATIENCE) == "Yellow finishes first: 200,000 to Anna"
+    announcer.say("Ben: play a speed card", prompt=True)
+    for news in ("Red finishes second: 150,000 to Ben", "Black finishes third: 100,000 to Anna",
+                 "Blue finishes fourth: 60,000 to Ben", "Purple finishes fifth: 30,000 to Carla"):
+        announcer.say(news)
+    announcer.say("Carla: play a speed card", prompt=True)
+    announcer.say("Anna: play a speed card", prompt=True)
+    assert announcer.replaced == 2
     speech.hold.set()
     assert announcer.wait_idle(PATIENCE)
     announcer.close()
-    assert [text for _, text in speech.spoken] == ["one", "four", "five"]
-    assert written == ["one", "two", "three", "four", "five"]  # the console keeps every one
+    assert [text for _, text in speech.spoken] == [
+        "Yellow finishes first: 200,000 to Anna", "Red finishes second: 150,000 to Ben",
+        "Black finishes third: 100,000 to Anna", "Blue finishes fourth: 60,000 to Ben",
+        "Purple finishes fifth: 30,000 to Carla", "Anna: play a speed card"]
+    assert len(written) == 8  # the console keeps every one
 
 
 def test_without_espeak_announcements_are_only_written(no_espeak):

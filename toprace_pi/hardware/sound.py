@@ -260,10 +260,11 @@ class Announcer(Device):
 
     Speech needs ``speech=True`` and ``espeak-ng`` on ``PATH`` (looked up once,
     here). :meth:`say` never waits: sentences are spoken one at a time by a
-    background thread. While one is spoken, at most ``max_pending`` wait; when
-    more arrive the oldest waiting ones are dropped (and counted in
-    :attr:`dropped`), so speech never falls behind the game. ``runner`` speaks
-    one sentence to its end (tests inject a fake one).
+    background thread, in the order said. News (a finish, a payout, a refusal, a
+    device lost) is never dropped, however far speech falls behind; a prompt
+    (what the table asks for now) goes out of date, so a prompt still waiting
+    when a newer one comes is replaced by it (counted in :attr:`replaced`).
+    ``runner`` speaks one sentence to its end (tests inject a fake one).
     """
 
     def __init__(
@@ -272,20 +273,18 @@ class Announcer(Device):
         speech: bool = True,
         voice: str = "en",
         words_per_minute: int = 160,
-        max_pending: int = 3,
         echo: Callable[[str], None] = _console,
         runner: Runner = run_espeak,
     ) -> None:
-        if max_pending < 1:
-            raise ValueError(f"max_pending must be at least 1, not {max_pending!r}")
         self.echo = echo
-        self.dropped = 0
+        self.replaced = 0
         program = shutil.which("espeak-ng") if speech else None
         self.command: tuple[str, ...] | None = (
             None if program is None else (program, "-v", voice, "-s", str(words_per_minute), "--stdin")
         )
         self._runner = runner
-        self._pending: deque[str] = deque(maxlen=max_pending)
+        #: Sentences waiting, each with whether it is a prompt.
+        self._pending: deque[tuple[str, bool]] = deque()
         self._state = threading.Condition()
         self._busy = False
         self._closed = False
@@ -301,8 +300,9 @@ class Announcer(Device):
         """Whether announcements are spoken as well as written."""
         return self.command is not None
 
-    def say(self, text: str) -> None:
-        """Write ``text`` now and queue it for speech; returns at once."""
+    def say(self, text: str, *, prompt: bool = False) -> None:
+        """Write ``text`` now and queue it for speech; returns at once. A ``prompt``
+        replaces a prompt that still waits to be spoken."""
         if self._closed:
             raise SoundClosedError(f"{text!r} said to a closed {self!r}")
         text = printable(text)  # names and device messages come from outside
@@ -310,9 +310,12 @@ class Announcer(Device):
         if self.command is None:
             return
         with self._state:
-            if len(self._pending) == self._pending.maxlen:
-                self.dropped += 1
-            self._pending.append(text)
+            if prompt:
+                waiting = [entry for entry in self._pending if entry[1]]
+                for entry in waiting:
+                    self._pending.remove(entry)
+                self.replaced += len(waiting)
+            self._pending.append((text, prompt))
             self._state.notify_all()
 
     def _speak_all(self) -> None:
@@ -332,7 +335,7 @@ class Announcer(Device):
             if self._closed:
                 return None
             self._busy = True
-            return self._pending.popleft()
+            return self._pending.popleft()[0]
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Wait until everything queued has been spoken; ``False`` if ``timeout`` ran out first."""
