@@ -10,6 +10,11 @@ from toprace_pi.rules.cards import CARDS_PER_PLAYER
 
 NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
 DECK = load_deck()
+#: The standard deck's cars (the 2008 edition), by name for the tests.
+CARS = DECK.cars
+BLUE, RED, YELLOW, BLACK, PURPLE, GREEN = CARS
+#: The older edition's deck: yellow, purple, light blue, red, white and green cars, a black joker.
+OLDER = load_deck("older-edition")
 
 
 def deal_with(players: int, hands: Sequence[Sequence[int]] = ()) -> Deal:
@@ -59,3 +64,4 @@ def win_auction(game: Game, seat: int) -> None:
         else:
             game.apply(Pass())
     assert game.phase is Phase.TAKE_CAR and game.to_move == seat, (game.phase, game.to_move)
+

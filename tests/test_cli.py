@@ -10,9 +10,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from scenarios import CARS
 
 from toprace_pi.cli import main
-from toprace_pi.rules import Car
 
 JOURNALS = Path(tempfile.mkdtemp(prefix="toprace-cli-"))
 
@@ -45,7 +45,7 @@ def test_simulate_json_holds_settings_placements_payouts_and_money(capsys):
                                "seed": 4, "bots": "greedy", "variant": "base"}
     assert len(doc["races"]) == 2
     for race in doc["races"]:
-        assert sorted(race["placements"]) == sorted(c.name.lower() for c in Car)
+        assert sorted(race["placements"]) == sorted(c.id for c in CARS)
         assert set(race["payouts"]) == {"Anna", "Ben", "Carla"}
         assert len(race["auction"]) == 6 and race["turns"]
     assert set(doc["final_money"]) == {"Anna", "Ben", "Carla"} and doc["winners"]

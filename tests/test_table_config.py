@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from scenarios import CARS
 
 from toprace_pi.errors import DataError
 from toprace_pi.hardware import ReaderError, StripError
@@ -217,7 +218,7 @@ def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path)
     reader = ScriptedReader(uids[:5] + uids[:1] + uids[5:])  # the first card laid again by mistake
     said: list[str] = []
     enrol("cards", config, said.append, reader=reader, tick=0)
-    registry = TagRegistry.load(tmp_path / "tags.json")
+    registry = TagRegistry.load(tmp_path / "tags.json", CARS)
     assert len(registry) == 48 and registry.get(uids[16]) == ("card", 17)
     assert reader.records[16] == "toprace card 17" and len(reader.records) == 48
     assert any("already enrolled" in s for s in said)
@@ -247,7 +248,7 @@ def test_enrolling_the_pit_stop_cards_gives_each_seat_three(tmp_path):
     config = parse_config({"game": {"players": ["Ann", "Bo"]}, "files": {"registry": str(tmp_path / "t.json")}}, "t")
     uids = [bytes([4, 0x91, 0, 0, 0, 0, n]) for n in range(6)]
     enrol("pitstops", config, lambda _: None, reader=ScriptedReader(uids), tick=0)
-    registry = TagRegistry.load(tmp_path / "t.json")
+    registry = TagRegistry.load(tmp_path / "t.json", CARS)
     assert [registry.get(u) for u in uids] == [("pit", 0)] * 3 + [("pit", 1)] * 3
 
 

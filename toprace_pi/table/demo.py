@@ -32,7 +32,7 @@ from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
 from toprace_pi.rules.actions import ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import TipRound
 from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import player_names
@@ -54,7 +54,7 @@ def card_uid(number: int) -> bytes:
 
 
 def car_uid(car: Car) -> bytes:
-    return bytes([0x04, 0xCA, 0x00, 0x00, 0x00, 0x01, int(car)])
+    return bytes([0x04, 0xCA, 0x00, 0x00, 0x00, 0x01, car.index])
 
 
 def pit_uid(seat: int) -> bytes:
@@ -64,12 +64,12 @@ def pit_uid(seat: int) -> bytes:
 
 def demo_registry(deck: Deck) -> TagRegistry:
     """The demo's box: every speed card, car token and seat's pit stop card enrolled."""
-    registry = TagRegistry()
+    registry = TagRegistry(cars=deck.cars)
     for number in deck.numbers:
         registry.add(card_uid(number), ("card", number))
     for seat in range(MAX_SEATS):
         registry.add(pit_uid(seat), ("pit", seat))
-    for car in CARS:
+    for car in deck.cars:
         registry.add(car_uid(car), ("car", car))
     return registry
 
@@ -202,7 +202,7 @@ class DemoPlayers:
         if isinstance(entry, SaleEntry):
             self._enter_sale(demo, entry, *self._auction_result(game))
         elif isinstance(entry, GridEntry):  # the car cards shuffled and turned up one by one
-            demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in CARS if c not in entry.cars])))
+            demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in game.cars if c not in entry.cars])))
         elif isinstance(entry, ClaimWindow):
             self._claim(demo, entry)
         elif game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
@@ -319,7 +319,7 @@ def run_demo(
         if game.phase is not Phase.PLAY_CARD and not game.is_over:
             return
         lights = lights_by_space(profile, track, demo.strip.last)
-        out(render_track(track, colour=colour, lights=lights))
+        out(render_track(track, colour=colour, lights=lights, cars=game.cars))
         if svg_dir is not None:
             frames += 1
             (svg_dir / f"frame-{frames:04d}.svg").write_text(track_svg(track, game.board), "utf-8")

@@ -26,7 +26,7 @@ from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry
-from toprace_pi.rules import Game, Settings
+from toprace_pi.rules import CarSet, Game, Settings
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
@@ -118,7 +118,7 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     game, journal, inputs = open_game(config, announcer.say, new=new)
     track = game.track
     profile = load_profile(config.profile_name, track=track) if config.profile else load_profile(track.slug)
-    registry = _registry(config, announcer)
+    registry = _registry(config, game.cars, announcer)
     events: queue.Queue[Event] = queue.Queue()
     closers: list[Callable[[], None]] = [announcer.close]
     buttons = _buttons(config, events, announcer)
@@ -136,11 +136,12 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     return LiveTable(table, announcer, closers)
 
 
-def _registry(config: TableConfig, announcer: Announcer) -> TagRegistry:
+def _registry(config: TableConfig, cars: CarSet, announcer: Announcer) -> TagRegistry:
+    """The enrolled tags, their car tokens those of the game's deck (a resumed game keeps its own)."""
     if not config.registry.exists():
         announcer.say(f"no tags are enrolled yet ({config.registry}): run toprace-pi enrol cards")
-        return TagRegistry()
-    return TagRegistry.load(config.registry)
+        return TagRegistry(cars=cars)
+    return TagRegistry.load(config.registry, cars)
 
 
 def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:
