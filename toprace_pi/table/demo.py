@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from toprace_pi.bots import make_bot
-from toprace_pi.data import load_deck, load_track
+from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.profile import load_profile
@@ -151,23 +151,24 @@ def build_demo_table(
     *,
     races: int = 1,
     variant: str = "base",
+    deck: str = DEFAULT_DECK,
     say: Callable[[str], None] = print,
     on_frame: Callable[[list[RGB]], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     journal: Path | None = None,
     readers: Callable[[Callable[[], float]], DemoReaders] = DemoReaders.simulated,
 ) -> DemoTable:
-    """Wire the simulated devices, the controller and the view for one demo game; ``readers`` makes the
-    card readers (simulated ones by default) from the clock."""
+    """Wire the simulated devices, the controller and the view for one demo game with a shipped ``deck`` (or a
+    deck file); ``readers`` makes the card readers (simulated ones by default) from the clock."""
     from gpiozero.pins.mock import MockFactory
 
-    deck = load_deck()
+    cards = load_deck(deck)
     profile = load_profile(track.slug)
-    registry = demo_registry(deck)
+    registry = demo_registry(cards)
     dealer = random.Random(seed)
     settings = Settings(player_names(players), races=races, first_opener=seed % players, track=track.slug,
-                        variant=variant, tips_at_end=True)
-    game = new_game(settings, track, deck)
+                        deck=deck, variant=variant, tips_at_end=True)
+    game = new_game(settings, track, cards)
     if journal is not None and journal.exists():
         archive(journal)
     controller = TableController(game, identify=registry.identify, say=say, sound=SilentSound(),
@@ -299,6 +300,7 @@ def run_demo(
     seed: int = 0,
     bots: str = "greedy",
     variant: str = "base",
+    deck: str = DEFAULT_DECK,
     pause: float = 0.4,
     colour: bool = True,
     svg_dir: Path | None = None,
@@ -308,7 +310,7 @@ def run_demo(
     """The ``toprace-pi demo`` command: a whole game, the strip drawn after every step."""
     track = load_track(track_name)
     profile = load_profile(track.slug)
-    demo = build_demo_table(track, players, seed, races=races, variant=variant, say=out, journal=journal)
+    demo = build_demo_table(track, players, seed, races=races, variant=variant, deck=deck, say=out, journal=journal)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
     frames = 0
     if svg_dir is not None:
