@@ -107,9 +107,9 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
     if path.exists():
         say(f"a new game: the old journal is kept as {archive(path)}")
     track = load_track(config.track)
-    settings = Settings(config.players, races=config.races, track=config.track, variant=config.variant,
-                        tips_at_end=True)
-    return new_game(settings, track, load_deck()), Journal.create(path, settings), 0
+    settings = Settings(config.players, races=config.races, track=config.track, deck=config.deck,
+                        variant=config.variant, tips_at_end=True)
+    return new_game(settings, track, load_deck(config.deck)), Journal.create(path, settings), 0
 
 
 def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False) -> LiveTable:

@@ -27,11 +27,11 @@ HUB_WAIT = 2.5
 
 
 def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick: float = 0.02) -> TagRegistry:
-    """Walk through the deck (``kind="cards"``), its six car tokens (``"cars"``) or
-    the pit stop cards, three per seat (``"pitstops"``): each tag laid on the reader
-    is taken for the item asked for, its record written where the tag takes one,
-    and the registry saved at the end."""
-    deck = load_deck()
+    """Walk through the configured deck (``kind="cards"``), its six car tokens
+    (``"cars"``) or the pit stop cards, three per seat (``"pitstops"``): each tag
+    laid on the reader is taken for the item asked for, its record written where
+    the tag takes one, and the registry saved at the end."""
+    deck = load_deck(config.deck)
     registry = TagRegistry.load(config.registry, deck.cars)
     walks = {
         "cards": lambda: Enrolment.cards(deck, registry),
