@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from scenarios import CARS, RED
 
-from toprace_pi.data import load_track
+from toprace_pi.data import load_deck, load_track
 from toprace_pi.rules import Game, MoveCar, Phase
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
 from toprace_pi.table.run import RETRY
@@ -21,10 +21,10 @@ class Clock:
         return self.now
 
 
-def demo(track: str = "speed-street", players: int = 4, seed: int = 3):
+def demo(track: str = "speed-street", players: int = 4, seed: int = 3, deck: str = "standard"):
     said: list[str] = []
     clock = Clock()
-    table = build_demo_table(load_track(track), players, seed, say=said.append, clock=clock)
+    table = build_demo_table(load_track(track), players, seed, deck=deck, say=said.append, clock=clock)
     return table, said, clock
 
 
@@ -100,8 +100,9 @@ def test_a_reader_that_vanishes_mid_game_is_reported_and_picked_up_again(caplog)
     table.close()
 
 
-def test_the_strip_shows_cars_legal_ends_and_a_blinking_cursor():
-    table, said, clock = demo()
+@pytest.mark.parametrize("deck", ["standard", "older-edition"])
+def test_the_strip_shows_cars_legal_ends_and_a_blinking_cursor(deck):
+    table, said, clock = demo(deck=deck)
     players = DemoPlayers(["greedy"] * 4, seed=4)
     play_until(table, players, lambda g: g.phase is Phase.MOVE_CAR and len(g.moving.ends) > 1)
     game, profile = table.controller.game, table.table.view.profile
@@ -114,6 +115,7 @@ def test_the_strip_shows_cars_legal_ends_and_a_blinking_cursor():
     lit = table.strip.last
     moving = game.moving
     cursor, *others = [e for e in moving.ends if e >= 0]
+    assert list(game.cars) == list(load_deck(deck).cars)
     for car, space in game.board.at.items():
         assert lit[led(space)] == car.rgb
     assert lit[led(cursor)] == moving.car.rgb

@@ -4,7 +4,7 @@ and stock rounds, entered with tags and buttons."""
 from __future__ import annotations
 
 import pytest
-from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
+from scenarios import BLACK, BLUE, CARS, DECK, DECKS, GREEN, NAMES, PURPLE, RED, YELLOW, assert_played_with_its_edition
 from test_controller import OK, PASS, Recorder
 from tracks import straight
 
@@ -166,16 +166,22 @@ class TestStocksAtTheTable:
         assert game.log[-1] == Trade((GREEN, GREEN), (BLUE, BLUE))
 
 
-@pytest.mark.parametrize("variant, players", [("pitstop", 3), ("stocks", 4), ("pitstop+tips", 2),
-                                              ("stocks", 2), ("pitstop", 6)])
-def test_bots_play_whole_variant_games_through_the_devices(variant, players):
+@pytest.mark.parametrize("variant, players, deck", [
+    ("pitstop", 3, "standard"), ("stocks", 4, "standard"), ("pitstop+tips", 2, "standard"), ("stocks", 2, "standard"),
+    ("pitstop", 6, "standard"),
+    *((variant, 4, "older-edition") for variant in ("base", "tips", "quick", "stocks", "pitstop", "pitstop+tips",
+                                                    "pitstop+stocks")),
+])
+def test_bots_play_whole_variant_games_through_the_devices(variant, players, deck):
     said: list[str] = []
-    demo = build_demo_table(load_track("speed-street"), players, 5, variant=variant, say=said.append)
+    demo = build_demo_table(load_track("speed-street"), players, 5, variant=variant, deck=deck, say=said.append)
     try:
         game = play_demo(demo, DemoPlayers(["greedy", "random"][:1] * players, seed=5))
     finally:
         demo.close()
     assert game.is_over and demo.controller.refusals == 0, said[-5:]
+    assert game.settings.deck == deck and list(game.cars) == list(DECKS[deck].cars)
+    assert_played_with_its_edition(game)
     again = type(game).replay(game.settings, game.track, game.deck, game.log)
     assert again.snapshot() == game.snapshot()
 
