@@ -138,7 +138,7 @@ class TipsGame(Game):
 
     def _check_tip(self, action: Tip) -> None:
         if action.car not in self.cars:
-            raise IllegalActionError(f"{action.car} is not a car of this game ({self.cars.ids})")
+            raise IllegalActionError(f"{action.car!r} is not a car")
 
     def _apply_tip(self, action: Tip) -> None:
         seat = self._tipping.pop(0)
