@@ -8,10 +8,17 @@ from toprace_pi.data import load_deck
 from toprace_pi.rules import Bid, Car, Deal, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
 from toprace_pi.rules.actions import Reveal
 from toprace_pi.rules.cards import CARDS_PER_PLAYER
+from toprace_pi.rules.events import CardPlayed, JokerChosen
 from toprace_pi.rules.variants import new_game as new_variant_game
 
 NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
 DECK = load_deck()
+#: The standard deck's cars (the 2008 edition), by name for the tests.
+CARS = DECK.cars
+BLUE, RED, YELLOW, BLACK, PURPLE, GREEN = CARS
+#: The older edition's deck: yellow, purple, light blue, red, white and green cars, a black joker.
+OLDER = load_deck("older-edition")
+DECKS = {"standard": DECK, "older-edition": OLDER}
 
 
 def deal_with(players: int, hands: Sequence[Sequence[int]] = ()) -> Deal:
@@ -25,8 +32,8 @@ def deal_with(players: int, hands: Sequence[Sequence[int]] = ()) -> Deal:
     return Deal(tuple(tuple(sorted(h)) for h in wanted), tuple(rest))
 
 
-def new_game(track: Track, players: int = 2, races: int = 1, variant: str = "base") -> Game:
-    return new_variant_game(Settings(NAMES[:players], races=races, variant=variant), track, DECK)
+def new_game(track: Track, players: int = 2, races: int = 1, variant: str = "base", deck: str = "standard") -> Game:
+    return new_variant_game(Settings(NAMES[:players], races=races, variant=variant, deck=deck), track, DECKS[deck])
 
 
 def race_ready(
@@ -38,12 +45,13 @@ def race_ready(
     positions: dict[Car, str] | None = None,
     variant: str = "base",
     deal: Deal | None = None,
+    deck: str = "standard",
 ) -> Game:
     """A game whose auctions gave each car to ``owners[car]`` (in the dict's order),
     now at the start of the race; ``positions`` then moves cars to given spaces.
     By the quick rules each car is turned up just before its auction; ``deal``
     replaces the one ``hands`` would make (the Pit Stop rule needs a box)."""
-    game = new_game(track, players, variant=variant)
+    game = new_game(track, players, variant=variant, deck=deck)
     game.apply(deal or deal_with(players, hands))
     for car, seat in owners.items():
         if game.phase is Phase.REVEAL:
@@ -67,3 +75,16 @@ def win_auction(game: Game, seat: int) -> None:
         else:
             game.apply(Pass())
     assert game.phase is Phase.TAKE_CAR and game.to_move == seat, (game.phase, game.to_move)
+
+
+def assert_played_with_its_edition(game: Game) -> None:
+    """A finished game used its deck's edition throughout: every race placed the deck's cars, the jokers
+    moved its cars and said its joker, and the Sprint/Breakdown cards played paired its pairs."""
+    cars = game.cars
+    assert game.is_over and all(sorted(r.placements) == sorted(cars) for r in game.results)
+    chosen = [e.car for e in game.events if isinstance(e, JokerChosen)]
+    assert chosen and all(car in cars for car in chosen)
+    played = [e.card for e in game.events if isinstance(e, CardPlayed)]
+    assert any(f" {cars.joker} " in text for text in played)
+    pairs = {f"Sprint/Breakdown {a}-{b}" for a, b in cars.pairs}
+    assert all(text.split(" ", 1)[1] in pairs for text in played if "Sprint/Breakdown" in text)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from scenarios import deal_with, new_game, win_auction
+from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW, deal_with, new_game, win_auction
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
@@ -65,14 +65,14 @@ def test_the_winner_pays_the_bank_and_takes_a_car_and_a_free_starting_space():
     game.apply(Bid(40_000))
     game.apply(Pass())
     assert game.money[0] == 160_000 and game.bank == bank + 40_000
-    game.apply(TakeCar(Car.GREEN))
+    game.apply(TakeCar(GREEN))
     game.apply(PlaceCar(3))
-    assert game.owner[Car.GREEN] == 0
+    assert game.owner[GREEN] == 0
     assert PlaceCar(3) not in [a for a in game.legal_actions() if isinstance(a, PlaceCar)]
     win_auction(game, 1)
     with pytest.raises(IllegalActionError, match="Green already belongs to Anna"):
-        game.apply(TakeCar(Car.GREEN))
-    game.apply(TakeCar(Car.RED))
+        game.apply(TakeCar(GREEN))
+    game.apply(TakeCar(RED))
     with pytest.raises(IllegalActionError, match="starting space 3 is taken"):
         game.apply(PlaceCar(3))
 
@@ -81,10 +81,10 @@ def test_rulebook_example_four_players_eligibility():
     """Anna won the first two auctions: with 4 cars left for 3 players without one she
     may still bid; after a third car she may not."""
     game = dealt(4)
-    buy(game, 0, Car.RED)
-    buy(game, 0, Car.BLUE)
+    buy(game, 0, RED)
+    buy(game, 0, BLUE)
     assert game.auction.may_bid(0)
-    buy(game, 0, Car.YELLOW)
+    buy(game, 0, YELLOW)
     assert not game.auction.may_bid(0)
     # She is never asked again: Ben opens (left of Anna) and bidding skips her.
     seen = set()
@@ -96,37 +96,37 @@ def test_rulebook_example_four_players_eligibility():
 
 def test_rulebook_example_another_player_winning_two_more_cars_stops_her_too():
     game = dealt(4)
-    buy(game, 0, Car.RED)
-    buy(game, 0, Car.BLUE)
-    buy(game, 1, Car.YELLOW)
+    buy(game, 0, RED)
+    buy(game, 0, BLUE)
+    buy(game, 1, YELLOW)
     assert game.auction.may_bid(0)  # 3 cars left, 2 players without one
-    buy(game, 1, Car.BLACK)
+    buy(game, 1, BLACK)
     assert not game.auction.may_bid(0) and not game.auction.may_bid(1)
 
 
 def test_the_opening_duty_passes_to_the_next_player_without_a_car():
     game = dealt(4)
-    for car in (Car.RED, Car.BLUE, Car.YELLOW):
+    for car in (RED, BLUE, YELLOW):
         buy(game, 0, car)
-    buy(game, 3, Car.BLACK)  # left of David is Anna, who may no longer bid
+    buy(game, 3, BLACK)  # left of David is Anna, who may no longer bid
     assert game.auction.opener == 1 and game.to_move == 1
 
 
 def test_a_player_without_a_car_must_buy_the_last_one_for_30000():
     game = dealt(3)
-    for car in (Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK):
+    for car in (RED, BLUE, YELLOW, BLACK):
         buy(game, 0, car)
-    buy(game, 1, Car.PURPLE)
+    buy(game, 1, PURPLE)
     # Carla has no car as the last auction comes up: no bidding, she pays 30,000.
     assert game.phase is Phase.TAKE_CAR and game.to_move == 2
     assert game.events[-1] == AuctionWon(2, 30_000, True)
     assert game.money[2] == 170_000
-    assert game.legal_actions() == [TakeCar(Car.GREEN)]
+    assert game.legal_actions() == [TakeCar(GREEN)]
 
 
 def test_six_auctions_even_with_two_players_and_the_first_winner_starts():
     game = dealt(2)
-    for n, car in enumerate((Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN)):
+    for n, car in enumerate((RED, BLUE, YELLOW, BLACK, PURPLE, GREEN)):
         buy(game, 1 if n == 0 else n % 2, car)
     assert len(game.owner) == 6
     assert game.phase is Phase.PLAY_CARD and game.to_move == 1 and game.starter == 1
@@ -141,7 +141,7 @@ def test_an_auction_held_aloud_is_entered_as_one_sale():
     game.apply(Sold(2, 70_000))
     assert game.phase is Phase.TAKE_CAR and game.to_move == 2
     assert game.money[2] == 130_000 and game.bank == bank + 70_000
-    assert parse_action(str(Sold(2, 70_000))) == Sold(2, 70_000)
+    assert parse_action(str(Sold(2, 70_000)), CARS) == Sold(2, 70_000)
 
 
 @pytest.mark.parametrize("sale, message", [
@@ -163,7 +163,7 @@ def test_a_sale_to_a_player_who_may_no_longer_bid_is_refused():
     from toprace_pi.rules import Sold
 
     game = dealt(4)
-    for car in (Car.RED, Car.BLUE, Car.YELLOW):
+    for car in (RED, BLUE, YELLOW):
         buy(game, 0, car)
     with pytest.raises(IllegalActionError, match="Anna already has a car and may not bid"):
         game.apply(Sold(0, 10_000))

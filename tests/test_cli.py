@@ -11,9 +11,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from scenarios import CARS, OLDER
 
 from toprace_pi.cli import main
-from toprace_pi.rules import Car
 
 JOURNALS = Path(tempfile.mkdtemp(prefix="toprace-cli-"))
 
@@ -46,7 +46,7 @@ def test_simulate_json_holds_settings_placements_payouts_and_money(capsys):
                                "seed": 4, "bots": "greedy", "variant": "base"}
     assert len(doc["races"]) == 2
     for race in doc["races"]:
-        assert sorted(race["placements"]) == sorted(c.name.lower() for c in Car)
+        assert sorted(race["placements"]) == sorted(c.id for c in CARS)
         assert set(race["payouts"]) == {"Anna", "Ben", "Carla"}
         assert len(race["auction"]) == 6 and race["turns"]
     assert set(doc["final_money"]) == {"Anna", "Ben", "Carla"} and doc["winners"]
@@ -92,6 +92,27 @@ def test_deck_check_validates_a_deck_and_reports_problems(capsys, tmp_path):
     broken.write_text('[deck]\nname = "mine"\ncards = [{ number = 1, moves = ["red 9"] }]\n', "utf-8")
     code, out, err = run(capsys, "deck", "check", str(broken))
     assert code == 2 and "deck.toml" in err and "'red 9' is not a colour and a value" in err
+
+
+def test_deck_check_shows_the_edition_and_deck_list_the_shipped_decks(capsys):
+    code, out, _ = run(capsys, "deck", "check", "older-edition")
+    assert code == 0
+    for expected in ("Light blue  id lightblue   letter L  rgb (90, 190, 255)", "joker: Black (id black",
+                     "Sprint/Breakdown pairs: Yellow-Purple, Light blue-Red, White-Green", "fair: every car"):
+        assert expected in out
+    code, out, _ = run(capsys, "deck", "list")
+    assert code == 0 and out.splitlines()[0].startswith("older-edition ")
+    assert "cars yellow, purple, lightblue, red, white, green; joker black" in out
+
+
+def test_simulate_and_demo_play_with_the_deck_asked_for(capsys):
+    code, out, _ = run(capsys, "simulate", "--deck", "older-edition", "--seed", "3", "--json")
+    doc = json.loads(out)
+    assert code == 0 and sorted(doc["races"][0]["placements"]) == sorted(c.id for c in OLDER.cars)
+    assert any(step.startswith("take lightblue") for step in doc["log"])
+    code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--deck", "older-edition", "--players", "3",
+                       "--seed", "2")
+    assert code == 0 and "Light blue" in out and "Final money: Anna" in out
 
 
 def test_demo_plays_a_whole_game_in_the_terminal(capsys):

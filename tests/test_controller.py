@@ -4,7 +4,7 @@ with a reason and a buzz and changes nothing."""
 from __future__ import annotations
 
 import pytest
-from scenarios import DECK, NAMES
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from tracks import straight
 
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
@@ -41,14 +41,14 @@ def card_tag(number: int) -> TagLaid:
 
 
 def car_tag(car: Car) -> TagLaid:
-    return TagLaid("cars", bytes([4, 1, 0, 0, 0, 0, car.value]))
+    return TagLaid("cars", bytes([4, 1, 0, 0, 0, 0, car.index]))
 
 
 def identify(event: TagLaid):
     kind, value = event.uid[1], event.uid[-1]
     if event.uid[0] != 4 or value == 99:
         return None
-    return ("card", value) if kind == 0 else ("car", Car(value))
+    return ("card", value) if kind == 0 else ("car", CARS[value])
 
 
 @pytest.fixture
@@ -69,7 +69,7 @@ def sell(controller, winner_steps: int, price_steps: int, car: Car, start_steps:
 
 
 def race_started(controller) -> None:
-    for n, car in enumerate((Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN)):
+    for n, car in enumerate((RED, BLUE, YELLOW, BLACK, PURPLE, GREEN)):
         sell(controller, n % 2, 0, car)
 
 
@@ -91,10 +91,10 @@ def test_the_cards_are_dealt_by_hand_and_the_auction_is_entered_as_winner_and_pr
 
 def test_the_winner_scans_a_car_token_and_picks_a_starting_space(table):
     controller, out = table
-    sell(controller, 0, 1, Car.GREEN, start_steps=2)
+    sell(controller, 0, 1, GREEN, start_steps=2)
     game = controller.game
-    assert game.owner[Car.GREEN] == 0
-    assert game.board.at[Car.GREEN] == TRACK.starting_spaces[3]
+    assert game.owner[GREEN] == 0
+    assert game.board.at[GREEN] == TRACK.starting_spaces[3]
 
 
 def test_a_speed_card_laid_on_the_reader_is_played_and_moves_are_confirmed_with_ok(table):
@@ -103,12 +103,12 @@ def test_a_speed_card_laid_on_the_reader_is_played_and_moves_are_confirmed_with_
     game = controller.game
     assert controller.prompt == "Anna: lay a speed card on the discard pile"
     controller.handle(card_tag(13))  # Yellow 6 / Red 4 / Black 2
-    assert game.phase is Phase.MOVE_CAR and game.moving.car == Car.YELLOW
+    assert game.phase is Phase.MOVE_CAR and game.moving.car == YELLOW
     ends = game.move_ends()
     controller.handle(NEXT)
     controller.handle(OK)
-    assert game.log[-1] == MoveCar(Car.YELLOW, ends[1 % len(ends)])
-    assert game.moving.car == Car.RED
+    assert game.log[-1] == MoveCar(YELLOW, ends[1 % len(ends)])
+    assert game.moving.car == RED
 
 
 def test_refusals_change_nothing_and_buzz(table):
@@ -120,7 +120,7 @@ def test_refusals_change_nothing_and_buzz(table):
     for bad, reason in [
         (TagLaid("discard", b"\x07\x07\x07\x07"), "this tag is not enrolled: run toprace-pi enrol cards"),
         (card_tag(1), "finish the card in play first"),
-        (car_tag(Car.RED), "no car token is asked for now"),
+        (car_tag(RED), "no car token is asked for now"),
         (PASS, "PASS means nothing now"),
         (ButtonPressed("undo"), "hold UNDO to take back the last step"),
     ]:
@@ -147,7 +147,7 @@ def test_undo_takes_back_the_last_step_and_survives_as_a_replay(table):
     controller.handle(OK)
     moved = controller.game.snapshot()
     controller.handle(UNDO)
-    assert controller.game.log[-1] == PlayCard(13) and controller.game.moving.car == Car.YELLOW
+    assert controller.game.log[-1] == PlayCard(13) and controller.game.moving.car == YELLOW
     assert "took back: move yellow" in out.said[-2]
     controller.handle(OK)
     assert controller.game.snapshot() == moved
@@ -163,7 +163,7 @@ def test_finishes_are_announced_with_the_prize_and_the_owner(table):
     controller, out = table
     race_started(controller)
     game = controller.game
-    game.board.set_up({Car.YELLOW: TRACK.index("a38")})  # three steps from the line, and a Yellow 6 to play
+    game.board.set_up({YELLOW: TRACK.index("a38")})  # three steps from the line, and a Yellow 6 to play
     controller.handle(card_tag(13))
     assert game.move_ends() == ["finish"]
     controller.handle(OK)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import copy
 
 import pytest
+from scenarios import RED
 from tracks import straight_dict
 
 from toprace_pi.data import deck_names, load_deck, load_track, track_names
 from toprace_pi.errors import DataError
-from toprace_pi.rules import Car, MovementCard, SprintBreakdownCard, Track
+from toprace_pi.rules import MovementCard, SprintBreakdownCard, Track
 from toprace_pi.rules.cards import CARDS_PER_PLAYER
 from toprace_pi.rules.track import FINISH
 
@@ -137,7 +138,7 @@ class TestBrokenTracks:
 class TestDeck:
     def test_the_shipped_deck_is_48_cards_fair_and_holds_the_rulebook_examples(self):
         deck = load_deck()
-        assert deck_names() == ["standard"] and len(deck) == 48 and deck.reconstructed
+        assert deck_names() == ["older-edition", "standard"] and len(deck) == 48 and deck.reconstructed
         assert sum(isinstance(c, SprintBreakdownCard) for c in deck.cards) == 3
         assert deck.fairness_problems() == []
         counts = {count for count, _ in deck.colour_totals().values()}
@@ -177,6 +178,6 @@ class TestDeck:
 
         deck = load_deck()
         cards = list(deck.cards)
-        cards[0] = MovementCard(cards[0].number, ((Car.RED, 10),))
-        unfair = Deck("x", tuple(cards), reconstructed=False)
+        cards[0] = MovementCard(cards[0].number, ((RED, 10),), deck.cars.joker)
+        unfair = Deck("x", tuple(cards), cars=deck.cars, reconstructed=False)
         assert any("appear equally often" in p for p in unfair.fairness_problems())

@@ -46,6 +46,7 @@ from emulators.hub import FieldReader, Hub
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
+from scenarios import CARS, OLDER, RED
 
 from toprace_pi.data import load_deck, load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError, NotationError, TopRaceError
@@ -57,8 +58,8 @@ from toprace_pi.hardware.profile import PLACES, Profile, load_profile
 from toprace_pi.hardware.strip import MAX_LEDS, StripSettings
 from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry, parse_record, record_text
 from toprace_pi.rules.actions import Action, Deal, parse_action
-from toprace_pi.rules.cards import DECK_SIZE, SPRINT_BREAKDOWN_PAIRS, VALUES, Deck, MovementCard, SprintBreakdownCard
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cards import DECK_SIZE, VALUES, Deck, MovementCard, SprintBreakdownCard
+from toprace_pi.rules.cars import EDITION_CARS, Car, CarSet
 from toprace_pi.rules.game import CHANCE, Game, Settings
 from toprace_pi.rules.track import FINISH, Track
 from toprace_pi.rules.variants import new_game, variant_names
@@ -134,11 +135,13 @@ def shipped_text(kind: str, name: str) -> str:
 
 TRACK_TEXT = shipped_text("tracks", "speed-street")
 DECK_TEXT = shipped_text("decks", "standard")
+OLDER_DECK_TEXT = shipped_text("decks", "older-edition")
 TIPS_TEXT = shipped_text("tips", "standard")
 PROFILE_TEXT = shipped_text("profiles", "speed-street")
 CONFIG_TEXT = (Path(__file__).parents[1] / "config.example.toml").read_text("utf-8")
 TRACK_DOC = tomllib.loads(TRACK_TEXT)
 DECK_DOC = tomllib.loads(DECK_TEXT)
+OLDER_DECK_DOC = tomllib.loads(OLDER_DECK_TEXT)
 TIPS_DOC = tomllib.loads(TIPS_TEXT)
 PROFILE_DOC = tomllib.loads(PROFILE_TEXT)
 CONFIG_DOC = tomllib.loads(CONFIG_TEXT)
@@ -436,37 +439,53 @@ def test_track_names(name: str) -> None:
 # --- 2. decks -------------------------------------------------------------------------------------------------------
 
 
+def assert_valid_edition(cars: CarSet) -> None:
+    """Six cars in index order with distinct ids, names, letters and colours; a joker of its own; three pairs
+    that hold every car once."""
+    assert isinstance(cars, CarSet) and len(cars) == EDITION_CARS
+    assert [car.index for car in cars] == list(range(EDITION_CARS))
+    for car in cars:
+        assert re.fullmatch("[a-z]+", car.id) and car.name.strip() and re.fullmatch("[A-Z]", car.letter)
+        assert len(car.rgb) == 3 and all(isinstance(v, int) and 0 <= v <= 255 for v in car.rgb)
+        assert cars.parse(car.id.upper()) is car
+    for key in ("id", "name", "letter", "rgb"):
+        assert len({getattr(car, key) for car in cars}) == EDITION_CARS, key
+    assert re.fullmatch("[a-z]+", cars.joker.id) and cars.joker.id not in {car.id for car in cars}
+    assert sorted(car for pair in cars.pairs for car in pair) == list(cars)
+
+
 def assert_valid_deck(deck: Deck) -> None:
     assert isinstance(deck, Deck) and isinstance(deck.name, str)
     assert len(deck) == DECK_SIZE and len(set(deck.numbers)) == DECK_SIZE
     assert all(isinstance(n, int) and n >= 1 for n in deck.numbers)
+    assert_valid_edition(deck.cars)
     pairs = sorted(c.pair for c in deck.cards if isinstance(c, SprintBreakdownCard))
-    assert pairs == sorted(SPRINT_BREAKDOWN_PAIRS)
+    assert pairs == sorted(deck.cars.pairs)
     for card in deck.cards:
         assert deck[card.number] is card
         if isinstance(card, MovementCard):
-            assert 1 <= len(card.moves) <= 6
-            assert all(value in VALUES and (car is None or car in CARS) for car, value in card.moves)
+            assert 1 <= len(card.moves) <= 6 and card.joker == deck.cars.joker
+            assert all(value in VALUES and (car is None or car in deck.cars) for car, value in card.moves)
     assert isinstance(deck.note, str) and isinstance(deck.reconstructed, bool)
 
 
 @fuzz(200)
 @given(data=st.data())
 def test_deck_mutations(data: st.DataObject) -> None:
-    doc = mutate(data, DECK_DOC)
+    doc = mutate(data, data.draw(st.sampled_from([DECK_DOC, OLDER_DECK_DOC]), label="deck"))
     expect(lambda: Deck.from_dict(doc, "decks/fuzzed.toml"), "decks/fuzzed.toml", assert_valid_deck)
 
 
 @fuzz(60)
 @given(doc=st.dictionaries(st.text(max_size=10), toml_values, max_size=4)
        | st.builds(lambda header: {"deck": header}, st.dictionaries(st.sampled_from(
-           ["name", "reconstructed", "note", "cards"]), toml_values)))
+           ["name", "reconstructed", "note", "cars", "joker", "sprint_breakdown_pairs", "cards"]), toml_values)))
 def test_deck_from_any_table(doc: dict[str, Any]) -> None:
     expect(lambda: Deck.from_dict(doc, "odd.toml"), "odd.toml", assert_valid_deck)
 
 
 @fuzz(120)
-@given(content=raw_files(DECK_TEXT))
+@given(content=raw_files(DECK_TEXT) | raw_files(OLDER_DECK_TEXT))
 def test_deck_files(folder: Path, content: bytes) -> None:
     path = write(folder, content)
     expect(lambda: load_deck(path), str(path), assert_valid_deck)
@@ -633,7 +652,7 @@ def assert_valid_identity(identity: object) -> None:
     if kind == "card":
         assert isinstance(value, int) and 1 <= value <= DECK_SIZE
     elif kind == "car":
-        assert value in CARS
+        assert isinstance(value, Car) and value in CARS
     else:
         assert kind == "pit" and isinstance(value, int) and 0 <= value < MAX_SEATS
 
@@ -644,7 +663,7 @@ def tag_memories(draw: st.DrawFn) -> bytes:
     changed, cut short or padded (so the length fields point anywhere)."""
     if draw(st.booleans()):
         return draw(st.binary(max_size=200))
-    text = draw(st.sampled_from([record_text(("card", 17)), record_text(("car", Car.RED))]) | st.text(max_size=40))
+    text = draw(st.sampled_from([record_text(("card", 17)), record_text(("car", RED))]) | st.text(max_size=40))
     memory = bytearray(encode_record(text))
     for _ in range(draw(st.integers(0, 4))):
         at = draw(st.integers(0, len(memory) - 1))
@@ -659,24 +678,24 @@ def test_decode_record_never_raises(memory: bytes) -> None:
     text, _ = attempt(lambda: decode_record(memory), ())
     assert text is None or isinstance(text, str)
     if text is not None:
-        identity, _ = attempt(lambda: parse_record(text), ())
+        identity, _ = attempt(lambda: parse_record(text, CARS), ())
         if identity is not None:
             assert_valid_identity(identity)
 
 
 record_words = st.sampled_from(
-    ["toprace", "TOPRACE", "card", "car", "pit", "red", "RED", "white", "0", "1", "6", "7", "48", "49", "-1", "١٧",
-     "17.0", "1_7", "99999999999999999999", "9" * 5000, "", " ", "\x00"]
+    ["toprace", "TOPRACE", "card", "car", "pit", "red", "RED", "white", "lightblue", "0", "1", "6", "7", "48", "49",
+     "-1", "١٧", "17.0", "1_7", "99999999999999999999", "9" * 5000, "", " ", "\x00"]
 ) | st.text(max_size=8)
 
 
 @fuzz(1000)
 @given(text=st.none() | st.text(max_size=60) | st.lists(record_words, max_size=5).map(" ".join))
 def test_parse_record(text: str | None) -> None:
-    identity, _ = attempt(lambda: parse_record(text), ())
+    identity, _ = attempt(lambda: parse_record(text, CARS), ())
     if identity is not None:
         assert_valid_identity(identity)
-        assert parse_record(record_text(identity)) == identity
+        assert parse_record(record_text(identity), CARS) == identity
 
 
 def assert_valid_registry(registry: TagRegistry) -> None:
@@ -684,14 +703,14 @@ def assert_valid_registry(registry: TagRegistry) -> None:
     for uid in registry:
         assert isinstance(uid, bytes) and len(uid) in (4, 7, 10)
         assert_valid_identity(registry.get(uid))
-    assert TagRegistry.from_dict(registry.to_dict(), "again").to_dict() == registry.to_dict()
+    assert TagRegistry.from_dict(registry.to_dict(), "again", CARS).to_dict() == registry.to_dict()
 
 
 @fuzz(200)
 @given(data=st.data())
 def test_registry_mutations(data: st.DataObject) -> None:
     doc = mutate(data, REGISTRY_DOC)
-    expect(lambda: TagRegistry.from_dict(doc, "tags.json"), "tags.json", assert_valid_registry)
+    expect(lambda: TagRegistry.from_dict(doc, "tags.json", CARS), "tags.json", assert_valid_registry)
 
 
 @fuzz(150)
@@ -700,7 +719,7 @@ def test_registry_mutations(data: st.DataObject) -> None:
      "tags": st.dictionaries(st.text(max_size=24) | st.text("0123456789abcdefABCDEF ", max_size=24),
                              json_values | record_words.map(lambda w: f"card {w}"), max_size=5)}))
 def test_registry_from_any_json(doc: object) -> None:
-    expect(lambda: TagRegistry.from_dict(doc, "tags.json"), "tags.json", assert_valid_registry)
+    expect(lambda: TagRegistry.from_dict(doc, "tags.json", CARS), "tags.json", assert_valid_registry)
 
 
 @fuzz(150)
@@ -715,15 +734,15 @@ def test_registry_from_any_json(doc: object) -> None:
 ))
 def test_registry_files(folder: Path, content: bytes) -> None:
     path = write(folder, content, "tags.json")
-    expect(lambda: TagRegistry.load(path), str(path), assert_valid_registry)
+    expect(lambda: TagRegistry.load(path, CARS), str(path), assert_valid_registry)
 
 
 def test_registry_paths_that_are_no_files(folder: Path) -> None:
     """No file yet is an empty registry; a folder or an unreadable name is a DataError."""
-    registry, error = attempt(lambda: TagRegistry.load(folder / "none.json"), DataError)
+    registry, error = attempt(lambda: TagRegistry.load(folder / "none.json", CARS), DataError)
     assert error is None and registry is not None and len(registry) == 0
     for path in (folder, Path("x" * 5000)):
-        registry, error = attempt(lambda: TagRegistry.load(path), DataError)
+        registry, error = attempt(lambda: TagRegistry.load(path, CARS), DataError)
         assert registry is None
         assert_data_error(error, str(path))
 
@@ -732,7 +751,8 @@ def test_registry_paths_that_are_no_files(folder: Path) -> None:
 
 VERBS = ["deal", "bid", "pass", "sold", "take", "start", "play", "joker", "tip", "reveal", "sprint", "breakdown",
          "move", "return", "claim", "pit", "collect", "pick", "grid", "trade"]
-COLOURS = [car.name.lower() for car in CARS]
+#: Both editions' car ids (one edition reads the other's as unknown).
+COLOURS = sorted({car.id for edition in (CARS, OLDER.cars) for car in edition})
 TOKENS = st.one_of(
     st.integers(-(10**6), 10**6).map(str),
     st.sampled_from(
@@ -774,14 +794,14 @@ notations = well_formed | st.builds(
 
 
 @fuzz(1500)
-@given(text=st.text(max_size=80) | notations)
-def test_parse_action(text: str) -> None:
-    """Any text is an action whose notation reads back the same, or a NotationError."""
-    action, error = attempt(lambda: parse_action(text), NotationError)
+@given(text=st.text(max_size=80) | notations, cars=st.sampled_from([CARS, OLDER.cars]))
+def test_parse_action(text: str, cars: CarSet) -> None:
+    """Any text is an action whose notation reads back the same, or a NotationError, in either edition."""
+    action, error = attempt(lambda: parse_action(text, cars), NotationError)
     if error is not None:
         assert isinstance(error, NotationError) and str(error)
     else:
-        assert parse_action(str(action)) == action
+        assert parse_action(str(action), cars) == action
 
 
 # --- 8. saved games: fuzzed logs ------------------------------------------------------------------------------------
@@ -928,7 +948,7 @@ def real_journal() -> tuple[bytes, tuple[tuple[str, ...], ...]]:
 def assert_valid_journal(loaded: Loaded, content: bytes) -> None:
     assert isinstance(loaded, Loaded) and isinstance(loaded.settings, Settings)
     assert 2 <= len(loaded.settings.players) <= 6
-    assert all(parse_action(str(step)) == step for step in loaded.steps)
+    assert all(parse_action(str(step), CARS) == step for step in loaded.steps)
     assert 0 <= loaded.records and 0 <= loaded.whole_bytes <= len(content)
     assert content[: loaded.whole_bytes].count(b"\n") == loaded.records + 1
     assert loaded.last_input is None or isinstance(loaded.last_input, int)

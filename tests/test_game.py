@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from scenarios import DECK, deal_with, new_game
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, PURPLE, RED, deal_with, new_game
 from tracks import straight
 
 from toprace_pi.data import load_track
@@ -15,7 +15,6 @@ from toprace_pi.rules import (
     CHANCE,
     Bid,
     Breakdown,
-    Car,
     ChooseJoker,
     Deal,
     Game,
@@ -37,23 +36,23 @@ from toprace_pi.rules.game import BANKNOTES_TOTAL
 from toprace_pi.simulate import simulate
 
 ACTIONS = [
-    Deal(((1, 2), (3, 4)), (5,)), Deal(None), Bid(40_000), Pass(), Sold(1, 30_000), TakeCar(Car.GREEN), PlaceCar(3),
-    PlayCard(17), ChooseJoker(Car.BLACK), Sprint(), Breakdown(), MoveCar(Car.RED, "b12"),
-    MoveCar(Car.BLUE, "finish"), ReturnCar(Car.PURPLE, "a7"),
+    Deal(((1, 2), (3, 4)), (5,)), Deal(None), Bid(40_000), Pass(), Sold(1, 30_000), TakeCar(GREEN), PlaceCar(3),
+    PlayCard(17), ChooseJoker(BLACK), Sprint(), Breakdown(), MoveCar(RED, "b12"),
+    MoveCar(BLUE, "finish"), ReturnCar(PURPLE, "a7"),
 ]
 
 
 @pytest.mark.parametrize("action", ACTIONS, ids=str)
 def test_notation_and_repr_round_trip(action):
-    assert parse_action(str(action)) == action
-    assert eval(repr(action), {**vars(actions_module), "Car": Car}) == action
+    assert parse_action(str(action), CARS) == action
+    assert eval(repr(action), {**vars(actions_module), "Car": CARS.parse}) == action
 
 
 @pytest.mark.parametrize("text", ["", "fly 3", "bid", "bid ten", "move red", "take pink", "pass now",
                                   "deal 1,2/3 in 4", "play 1 2"])
 def test_bad_notation_is_one_clear_error(text):
     with pytest.raises(NotationError) as caught:
-        parse_action(text)
+        parse_action(text, CARS)
     assert isinstance(caught.value, (TopRaceError, ValueError)) and str(caught.value)
 
 

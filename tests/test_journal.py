@@ -29,9 +29,9 @@ def config_for(path):
     return parse_config({"game": {"players": ["Anna", "Ben", "Carla"]}, "files": {"journal": str(path)}}, "test")
 
 
-def played_some(path, steps: int = 40):
+def played_some(path, steps: int = 40, deck: str = "standard"):
     """A demo table with a journal, played by bots for a while, then abandoned (a crash)."""
-    table = build_demo_table(load_track("speed-street"), 3, 2, say=lambda _: None, journal=path)
+    table = build_demo_table(load_track("speed-street"), 3, 2, deck=deck, say=lambda _: None, journal=path)
     players = DemoPlayers(["greedy"] * 3, seed=2)
     while len(table.controller.game.log) < steps:
         players.act(table)
@@ -58,6 +58,25 @@ def test_play_resumes_the_game_in_progress_and_says_whose_turn_it_is(tmp_path):
     assert game.snapshot() == expected and inputs == table.controller.inputs
     assert said[-1].startswith(f"resumed the game from {path} after {len(game.log)} steps")
     journal.close()
+
+
+def test_a_game_resumes_with_the_deck_its_journal_names(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    table = played_some(path, deck="older-edition")
+    assert json.loads(path.read_bytes().splitlines()[0])["settings"]["deck"] == "older-edition"
+    assert load(path).steps == table.controller.game.log
+    game, journal, _ = open_game(config_for(path), lambda _: None)  # the configuration's deck is the standard one
+    journal.close()
+    assert game.snapshot() == table.controller.game.snapshot() and game.cars.joker.id == "black"
+
+
+def test_a_new_game_takes_the_configured_deck(tmp_path):
+    path = tmp_path / "journal.jsonl"
+    config = parse_config({"game": {"deck": "older-edition"}, "files": {"journal": str(path)}}, "test")
+    game, journal, _ = open_game(config, lambda _: None)
+    journal.close()
+    assert game.settings.deck == "older-edition" and [c.id for c in game.cars][2] == "lightblue"
+    assert load(path).settings.deck == "older-edition"
 
 
 def test_a_new_game_archives_the_old_journal(tmp_path):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scenarios import DECK, NAMES, win_auction
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, win_auction
 from test_properties import (
     GAMES,
     MAX_ACTIONS_PER_RACE,
@@ -62,7 +62,7 @@ from toprace_pi.rules.variants.pitstop import DEAL, PIT_STOPS, PitStopGame, PitS
 from toprace_pi.rules.variants.tips import TipsGame
 from toprace_pi.simulate import bots_for, player_names
 
-B, R, Y, K, P, G = Car.BLUE, Car.RED, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN
+B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(200)
 RED_6 = 1  # Red 6 / Yellow 4 / Black 2 / Blue 1
 YELLOW_6 = 13  # Yellow 6 / Red 4 / Black 2
@@ -139,7 +139,7 @@ def test_hands_and_box_are_dealt_by_the_pit_stop_table(players):
     assert len(deal.box) == boxed
     everything = [n for h in deal.hands for n in h] + list(deal.box) + list(deal.left_out)
     assert sorted(everything) == sorted(DECK.numbers)
-    assert parse_action(str(deal)) == deal
+    assert parse_action(str(deal), CARS) == deal
     game.apply(deal)
     assert game.box == list(deal.box) and game.hand_size == [cards] * players
     assert game.pit_stops == [PIT_STOPS] * players and game.discard == []
@@ -164,18 +164,18 @@ def test_a_deal_must_lay_out_the_box():
 
 
 def test_deal_notation_with_a_box_and_the_old_notation():
-    assert parse_action("deal 1,2/3,4 box 5,6 out 7") == Deal(((1, 2), (3, 4)), (7,), (5, 6))
+    assert parse_action("deal 1,2/3,4 box 5,6 out 7", CARS) == Deal(((1, 2), (3, 4)), (7,), (5, 6))
     assert str(Deal(((1, 2), (3, 4)), (7,), (5, 6))) == "deal 1,2/3,4 box 5,6 out 7"
-    assert parse_action("deal 1,2/3,4 out 5") == Deal(((1, 2), (3, 4)), (5,))
+    assert parse_action("deal 1,2/3,4 out 5", CARS) == Deal(((1, 2), (3, 4)), (5,))
     assert str(Deal(((1, 2), (3, 4)), (5,))) == "deal 1,2/3,4 out 5"
-    assert parse_action("deal hidden") == Deal(None) and str(Deal(None)) == "deal hidden"
-    assert parse_action("deal hidden box 5,6") == Deal(None, box=(5, 6))
+    assert parse_action("deal hidden", CARS) == Deal(None) and str(Deal(None)) == "deal hidden"
+    assert parse_action("deal hidden box 5,6", CARS) == Deal(None, box=(5, 6))
     assert str(Deal(None, box=(5, 6))) == "deal hidden box 5,6"
     for bad in ("deal 1/2 box 3 box 4", "deal 1/2 box", "deal 1/2 shelf 3", "deal"):
         with pytest.raises(NotationError):
-            parse_action(bad)
+            parse_action(bad, CARS)
     for action in (ClaimPitStop(), TakeFromBox(12), TakeFromDiscard(), CollectPitStop(7)):
-        assert parse_action(str(action)) == action
+        assert parse_action(str(action), CARS) == action
     assert str(TakeFromBox(12)) == "pit box 12" and str(TakeFromDiscard()) == "pit discard"
 
 

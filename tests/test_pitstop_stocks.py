@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scenarios import DECK, NAMES
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from test_pitstop import PitObserver, of_type, pit_illegal, refused, resolve
 from test_properties import (
     GAMES,
@@ -37,7 +37,7 @@ from tracks import straight
 from toprace_pi.bots import BOT_KINDS
 from toprace_pi.bots.greedy import GreedyBot
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules import Car, Game, Pass, Phase, PlayCard, Settings
+from toprace_pi.rules import Game, Pass, Phase, PlayCard, Settings
 from toprace_pi.rules.actions import (
     Action,
     ClaimPitStop,
@@ -68,7 +68,7 @@ from toprace_pi.rules.variants.pitstop_stocks import PitStopStocksGame
 from toprace_pi.rules.variants.stocks import MAX_STOCKS, PITSTOP_DEAL, TOTAL_STOCKS, StocksGame, stock_payout
 from toprace_pi.simulate import bots_for, player_names
 
-B, R, Y, K, P, G = Car.BLUE, Car.RED, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN
+B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(200)
 SPRINT_BREAKDOWN = (46, 47, 48)
 RED_6 = 1  # Red 6 / Yellow 4 / Black 2 / Blue 1
@@ -166,7 +166,7 @@ def test_the_deal_follows_the_stocks_and_pit_stop_table(players):
         assert not any(set(SPRINT_BREAKDOWN) & set(h) for h in deal.hands)
         everything = [n for h in deal.hands for n in h] + list(deal.offer) + list(deal.box)
         assert sorted(everything) == sorted(DECK.numbers)
-        assert parse_action(str(deal)) == deal
+        assert parse_action(str(deal), CARS) == deal
     game.apply(deal)
     assert game.hand_size == [cards] * players and game.offer == sorted(deal.offer) and game.box == list(deal.box)
     assert game.pit_stops == [PIT_STOPS] * players and game.discard == []
@@ -323,7 +323,7 @@ def test_a_player_with_neither_speed_cards_nor_pit_stop_cards_is_skipped_yet_sti
 
 def test_a_hidden_deal_names_offer_and_box_and_taken_cards_are_known():
     game = ps_game(2)
-    game.apply(parse_action("deal hidden offer 9,46,47,48 box 17,20,21,22,23,24"))
+    game.apply(parse_action("deal hidden offer 9,46,47,48 box 17,20,21,22,23,24", CARS))
     for seat, pick in ((0, 9), (1, 46), (1, 47)):
         win_offer(game, seat)
         game.apply(TakeOffer(pick))
@@ -436,7 +436,7 @@ class PitStocksObserver(PitObserver):
             return
         if isinstance(event, StocksPaid):
             self.money[event.seat] += event.amount
-            held = [0] * len(Car)
+            held = [0] * len(CARS)
             for car, n in event.holdings:
                 held[car] = n
             assert event.amount == stock_payout(held, [c for c, _ in event.holdings])
@@ -453,7 +453,7 @@ class PitStocksObserver(PitObserver):
         """Stocks: nobody owns a car, so no prizes; placements as in the base game."""
         ledger = self.ledger
         placements = list(result.placements)
-        assert sorted(placements) == sorted(Car)
+        assert sorted(placements) == sorted(CARS)
         assert placements[:len(ledger.crossed)] == ledger.crossed
         assert [f.car for f in ledger.finished] == placements and not ledger.owner and not any(result.payouts)
         assert len(ledger.crossed) <= FINISHES_TO_END

@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from scenarios import CARS, RED
 
 from toprace_pi.bots import BOT_KINDS
 from toprace_pi.data import load_deck, load_track, track_names
@@ -48,7 +49,7 @@ from toprace_pi.rules.actions import (
 )
 from toprace_pi.rules.auction import AUCTIONS, OPENING_BID, STEP
 from toprace_pi.rules.cards import Deck, MovementCard
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import (
     PRIZES,
     AuctionWon,
@@ -398,12 +399,12 @@ WRONG_KIND: dict[Phase, Action] = {
     Phase.DEAL: Pass(),
     Phase.BID: Sprint(),
     Phase.TAKE_CAR: Bid(OPENING_BID),
-    Phase.PLACE_CAR: TakeCar(Car.RED),
+    Phase.PLACE_CAR: TakeCar(RED),
     Phase.PLAY_CARD: Breakdown(),
     Phase.CHOOSE_JOKER: PlayCard(1),
     Phase.SPRINT_OR_BREAKDOWN: Pass(),
     Phase.MOVE_CAR: Sprint(),
-    Phase.RETURN_CAR: MoveCar(Car.RED, FINISH_ID),
+    Phase.RETURN_CAR: MoveCar(RED, FINISH_ID),
     Phase.GAME_OVER: Pass(),
 }
 

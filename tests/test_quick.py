@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from scenarios import DECK, NAMES, deal_with
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, deal_with
 from tracks import straight
 
 from toprace_pi.data import load_track
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules import CHANCE, Bid, Car, Pass, Phase, PlaceCar, Settings, TakeCar
+from toprace_pi.rules import CHANCE, Bid, Pass, Phase, PlaceCar, Settings, TakeCar
 from toprace_pi.rules.actions import Reveal, parse_action
 from toprace_pi.rules.events import CarRevealed, TipsSettled
 from toprace_pi.rules.variants import new_game
@@ -32,26 +32,26 @@ def test_each_auction_is_for_a_car_turned_up_at_random():
     assert game.phase is Phase.REVEAL and game.to_move == CHANCE and game.legal_actions() == []
     reveal = game.chance(random.Random(1))
     assert isinstance(reveal, Reveal)
-    game.apply(Reveal(Car.GREEN))
-    assert game.events[-1] == CarRevealed(Car.GREEN, 0) and game.phase is Phase.BID
+    game.apply(Reveal(GREEN))
+    assert game.events[-1] == CarRevealed(GREEN, 0) and game.phase is Phase.BID
     game.apply(Bid(10_000))
     game.apply(Pass())
     game.apply(Pass())
-    assert game.legal_actions() == [TakeCar(Car.GREEN)]
+    assert game.legal_actions() == [TakeCar(GREEN)]
     with pytest.raises(IllegalActionError, match="this auction was for Green, not Red"):
-        game.apply(TakeCar(Car.RED))
-    game.apply(TakeCar(Car.GREEN))
+        game.apply(TakeCar(RED))
+    game.apply(TakeCar(GREEN))
     game.apply(PlaceCar(1))
     assert game.phase is Phase.REVEAL
     with pytest.raises(IllegalActionError, match="Green is already sold"):
-        game.apply(Reveal(Car.GREEN))
-    assert parse_action("reveal blue") == Reveal(Car.BLUE)
+        game.apply(Reveal(GREEN))
+    assert parse_action("reveal blue", CARS) == Reveal(BLUE)
 
 
 def test_the_opening_duty_moves_one_seat_on_each_auction():
     game = quick_game(players=3)
     openers = []
-    for car in (Car.RED, Car.BLUE, Car.YELLOW):
+    for car in (RED, BLUE, YELLOW):
         game.apply(Reveal(car))
         openers.append(game.to_move)
         game.apply(Bid(10_000))
@@ -73,7 +73,7 @@ def test_bets_at_the_lines_are_settled_by_the_tip_table_and_players_leave_when_t
 
 def auctioned(players=2):
     game = quick_game(players=players)
-    for car in (Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN):
+    for car in (RED, BLUE, YELLOW, BLACK, PURPLE, GREEN):
         game.apply(Reveal(car))
         if game.phase is Phase.BID:
             game.apply(Bid(10_000))
@@ -101,11 +101,11 @@ def test_nobody_passes_a_turn_in_the_quick_rules():
 def test_the_race_ends_when_no_card_in_hand_can_move_a_car():
     game = auctioned()
     assert not game._no_car_can_move()
-    for car in (Car.RED, Car.YELLOW, Car.BLACK):  # these three have finished
+    for car in (RED, YELLOW, BLACK):  # these three have finished
         game.board.place_last(car)
     game.hands = [[13], [37]]  # Yellow 6 / Red 4 / Black 2, and Blue 3 / Red 2 / Black 1
     game.hand_size = [1, 1]
-    assert DECK[37].cars == {Car.RED, Car.BLACK, Car.BLUE}
+    assert DECK[37].cars == {RED, BLACK, BLUE}
     assert not game._no_car_can_move()  # Blue can still be moved by Ben's card
     game.hands = [[13], [13]]
     assert game._no_car_can_move()
@@ -116,7 +116,7 @@ def test_the_race_ends_when_no_card_in_hand_can_move_a_car():
 @pytest.mark.parametrize("seed", range(4))
 def test_whole_quick_games_replay_exactly(seed):
     game = simulate(load_track("desert-drive"), DECK, players=2 + seed, seed=seed, bots="random", variant="quick")
-    assert game.is_over and sorted(game.results[0].placements) == sorted(Car)
+    assert game.is_over and sorted(game.results[0].placements) == sorted(CARS)
     again = type(game).replay(game.settings, game.track, game.deck, [str(a) for a in game.log])
     assert again.snapshot() == game.snapshot()
     assert sum(isinstance(a, Reveal) for a in game.log) == 6

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from scenarios import DECK, race_ready
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, PURPLE, RED, YELLOW, race_ready
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules import Breakdown, Car, ChooseJoker, MoveCar, Phase, PlayCard, ReturnCar, Sprint
 from toprace_pi.rules.events import BrokeDown, CarFinished, CarMoved, Forfeited, RaceEnded
 
-B, R, Y, K, P, G = Car.BLUE, Car.RED, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN
+B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)
 # Anna (seat 0) owns Red, Yellow, Black; Ben owns Blue, Purple, Green.
 OWNERS = {R: 0, B: 1, Y: 0, P: 1, K: 0, G: 1}
@@ -247,7 +247,7 @@ def test_the_race_ends_when_all_speed_cards_are_played():
         game.apply(game.legal_actions()[0])
     result = game.results[0]
     assert result.reason == "all speed cards are played"
-    assert len(game.played) == 48 and sorted(result.placements) == sorted(Car)
+    assert len(game.played) == 48 and sorted(result.placements) == sorted(CARS)
     assert isinstance(game.events[-2], RaceEnded) or game.is_over
 
 

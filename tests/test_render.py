@@ -8,13 +8,13 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
+from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW
 from tracks import straight
 
 from toprace_pi.data import load_track, track_names
-from toprace_pi.render import CAR_RGB, car_letter, render_track, track_svg
+from toprace_pi.render import render_track, track_svg
 from toprace_pi.render.terminal import PREFIX
 from toprace_pi.rules.board import Board
-from toprace_pi.rules.cars import CARS, Car
 from toprace_pi.rules.track import FINISH, Track
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -94,8 +94,8 @@ def line_before(text: str, lane_row: str) -> str:
 
 
 def test_car_letters_are_distinct_and_black_is_k() -> None:
-    assert [car_letter(c) for c in CARS] == ["B", "R", "Y", "K", "P", "G"]
-    assert set(CAR_RGB) == set(CARS)
+    assert [c.letter for c in CARS] == ["B", "R", "Y", "K", "P", "G"]
+    assert len({c.rgb for c in CARS}) == len(CARS)
 
 
 def test_straight_track_shows_start_numbers_at_their_spaces() -> None:
@@ -124,15 +124,15 @@ def test_lines_are_labelled_above_their_markers() -> None:
 
 def test_cars_highlights_waiting_and_finished_cars() -> None:
     track = straight(20)
-    board = Board(track)
-    board.place(Car.RED, track.index("b7"))
-    board.place(Car.BLACK, track.index("c3"))
-    board.place(Car.BLUE, track.index("a14"))
-    board.break_down(Car.BLUE, Car.RED)
-    for car in (Car.YELLOW, Car.GREEN):
+    board = Board(track, CARS)
+    board.place(RED, track.index("b7"))
+    board.place(BLACK, track.index("c3"))
+    board.place(BLUE, track.index("a14"))
+    board.break_down(BLUE, RED)
+    for car in (YELLOW, GREEN):
         board.place(car, track.index("a20"))
         board.move(car, FINISH)
-    text = render_track(track, board, colour=False, highlight={track.index("c9"): Car.RED, FINISH: Car.RED})
+    text = render_track(track, board, colour=False, highlight={track.index("c9"): RED, FINISH: RED})
     assert cell(text, "b", 13) == "R"
     assert cell(text, "c", 5) == "K"
     assert cell(text, "c", 17) == "*"
@@ -145,9 +145,9 @@ def test_cars_highlights_waiting_and_finished_cars() -> None:
 
 def test_colour_only_when_asked() -> None:
     track = straight(20)
-    board = Board(track)
-    board.place(Car.RED, track.index("b7"))
-    highlight = {track.index("c9"): Car.BLUE}
+    board = Board(track, CARS)
+    board.place(RED, track.index("b7"))
+    highlight = {track.index("c9"): BLUE}
     assert ESCAPE not in render_track(track, board, colour=False, highlight=highlight)
     coloured = render_track(track, board, highlight=highlight)
     assert "48;2;230;30;30mR" in coloured  # red car: its letter on red
@@ -214,11 +214,11 @@ def test_svg_lines_lie_across_the_lanes_at_their_positions() -> None:
 
 def test_svg_cars_and_highlights() -> None:
     track = straight(12)
-    board = Board(track)
-    board.place(Car.YELLOW, track.index("b4"))
-    board.place(Car.PURPLE, track.index("a6"))
-    board.break_down(Car.PURPLE, Car.YELLOW)
-    root = parse(track_svg(track, board, highlight={track.index("c5"): Car.YELLOW}))
+    board = Board(track, CARS)
+    board.place(YELLOW, track.index("b4"))
+    board.place(PURPLE, track.index("a6"))
+    board.break_down(PURPLE, YELLOW)
+    root = parse(track_svg(track, board, highlight={track.index("c5"): YELLOW}))
     cars = {g.get("data-car"): g for g in of_class(root, "g", "car")}
     assert list(cars) == ["yellow"]
     circle = cars["yellow"].find(f"{SVG}circle")

@@ -53,13 +53,12 @@ from places import (
     sprint_ends,
     step_kind,
 )
-from scenarios import DECK, NAMES, deal_with, race_ready, win_auction
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, deal_with, race_ready, win_auction
 from test_pitstop import pit_deal
 from test_properties import reference_moves, track
 
 from toprace_pi.data import track_names
 from toprace_pi.rules import (
-    CARS,
     CHANCE,
     Action,
     Breakdown,
@@ -95,7 +94,7 @@ from toprace_pi.rules.events import (
 from toprace_pi.rules.track import FINISH, FINISH_ID, Track
 from toprace_pi.rules.variants import new_game
 
-B, R, Y, K, P, G = Car.BLUE, Car.RED, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN
+B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 TRACKS = track_names()
 # Anna (seat 0) owns Red, Yellow, Black and starts the race; Ben owns Blue, Purple, Green.
 OWNERS = {R: 0, B: 1, Y: 0, P: 1, K: 0, G: 1}

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scenarios import DECK, NAMES
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from tracks import straight
 
 from toprace_pi.bots import BOT_KINDS
@@ -51,7 +51,7 @@ from toprace_pi.rules.variants.stocks import (
 )
 from toprace_pi.simulate import bots_for, player_names
 
-B, R, Y, K, P, G = Car.BLUE, Car.RED, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN
+B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)
 SPRINT_BREAKDOWN = (46, 47, 48)
 BLUE_RED = 46
@@ -155,7 +155,7 @@ def test_the_rulebook_settlement_example():
         holdings[car] = n
     placements = (R, Y, B, K, P, G)
     assert sum(holdings) == TOTAL_STOCKS
-    rows = [stock_payout([holdings[c] if c == car else 0 for c in Car], placements) for car in placements]
+    rows = [stock_payout([holdings[c] if c == car else 0 for c in CARS], placements) for car in placements]
     assert rows[:5] == [1_400_000, 750_000, 1_100_000, 120_000, 120_000]  # as printed
     assert rows[5] == 10_000  # printed: 60,000
     assert stock_payout(holdings, placements) == 3_550_000 - 50_000
@@ -189,7 +189,7 @@ def test_the_rulebook_stock_round_example():
     finish_turn(game)
     finish_turn(game)
     assert game.phase is Phase.TRADE and game.to_move == 0 and game.events[-1] == StockRound(1)
-    game.apply(parse_action("trade sell purple,black buy blue,blue"))
+    game.apply(parse_action("trade sell purple,black buy blue,blue", CARS))
     assert game.snapshot()["stocks"][0] == {"blue": 7, "red": 5, "yellow": 5, "black": 4, "purple": 4, "green": 5}
     assert game.events[-1] == StocksTraded(0) and game.events[-1].text(game.names) == "Anna has traded"
     assert game.phase is Phase.TRADE and game.to_move == 1
@@ -229,9 +229,9 @@ def test_every_listed_trade_keeps_the_limits_and_every_other_is_refused():
         for _ in range(TOTAL_STOCKS):
             car = rng.choice([c for c in range(6) if holdings[c] < MAX_STOCKS])
             holdings[car] += 1
-        listed = set(possible_trades(holdings))
-        for sell in [(a, b) for a in Car for b in Car if a <= b]:
-            for buy in [(a, b) for a in Car for b in Car if a <= b]:
+        listed = set(possible_trades(holdings, CARS))
+        for sell in [(a, b) for a in CARS for b in CARS if a <= b]:
+            for buy in [(a, b) for a in CARS for b in CARS if a <= b]:
                 action = Trade(sell, buy)
                 try:
                     after = trade(holdings, action)
@@ -258,7 +258,7 @@ def test_the_deal_follows_the_stocks_table(players):
     game.apply(deal)
     assert game.offer == sorted(deal.offer) and game.hand_size == [expected[0]] * players
     assert game.phase is Phase.BID and game.to_move == 0
-    again = parse_action(str(deal))
+    again = parse_action(str(deal), CARS)
     assert again == deal
 
 
@@ -279,23 +279,23 @@ def test_bad_deals_are_refused():
 
 
 def test_deal_notation_with_an_offer_row_and_the_older_forms():
-    deal = parse_action("deal 1,2/3,4 offer 46,47,48,9 out 5")
+    deal = parse_action("deal 1,2/3,4 offer 46,47,48,9 out 5", CARS)
     assert deal == Deal(((1, 2), (3, 4)), (5,), offer=(46, 47, 48, 9))
     assert str(deal) == "deal 1,2/3,4 offer 46,47,48,9 out 5"
-    assert parse_action("deal 1,2/3,4 out 5") == Deal(((1, 2), (3, 4)), (5,))
-    assert parse_action("deal hidden") == Deal(None)
-    assert parse_action("deal hidden offer 46,47,48") == Deal(None, offer=(46, 47, 48))
+    assert parse_action("deal 1,2/3,4 out 5", CARS) == Deal(((1, 2), (3, 4)), (5,))
+    assert parse_action("deal hidden", CARS) == Deal(None)
+    assert parse_action("deal hidden offer 46,47,48", CARS) == Deal(None, offer=(46, 47, 48))
     assert str(Deal(None, offer=(46, 47, 48))) == "deal hidden offer 46,47,48"
-    assert parse_action("pick 46") == TakeOffer(46) and str(TakeOffer(9)) == "pick 9"
-    assert parse_action("grid blue,red,yellow,black,purple,green") == GRID
+    assert parse_action("pick 46", CARS) == TakeOffer(46) and str(TakeOffer(9)) == "pick 9"
+    assert parse_action("grid blue,red,yellow,black,purple,green", CARS) == GRID
     assert str(GRID) == "grid blue,red,yellow,black,purple,green"
-    assert parse_action("trade sell red,blue buy green,green") == Trade((B, R), (G, G))
+    assert parse_action("trade sell red,blue buy green,green", CARS) == Trade((B, R), (G, G))
     assert str(Trade((P, K), (B, B))) == "trade sell black,purple buy blue,blue"
 
 
 def test_a_hidden_deal_names_the_offer_row_and_taken_cards_stay_with_their_taker():
     game = stocks_game(2)
-    game.apply(parse_action("deal hidden offer 9,46,47,48"))
+    game.apply(parse_action("deal hidden offer 9,46,47,48", CARS))
     win_offer(game, 0)
     game.apply(TakeOffer(9))
     win_offer(game, 1)
@@ -400,7 +400,7 @@ def test_only_offer_cards_can_be_taken():
 def test_the_grid_is_a_random_order_of_the_six_cars_drawn_by_chance():
     game = stocks_game(2)
     grids = {game.grid(random.Random(seed)).cars for seed in range(30)}
-    assert len(grids) > 20 and all(sorted(g) == sorted(Car) for g in grids)
+    assert len(grids) > 20 and all(sorted(g) == sorted(CARS) for g in grids)
     game.apply(stocks_deal(2))
     for seat in (0, 1, 1):
         win_offer(game, seat)
@@ -636,10 +636,10 @@ class Observer:
             self.money[event.seat] -= event.price
         elif isinstance(event, StocksPaid):
             self.money[event.seat] += event.amount
-            held = [0] * len(Car)
+            held = [0] * len(CARS)
             for car, n in event.holdings:
                 held[car] = n
-            assert sum(held) == TOTAL_STOCKS and sorted(c for c, _ in event.holdings) == sorted(Car)
+            assert sum(held) == TOTAL_STOCKS and sorted(c for c, _ in event.holdings) == sorted(CARS)
             assert event.amount == stock_payout(held, [c for c, _ in event.holdings])
         elif isinstance(event, CardPlayed):
             self.plays += 1
@@ -652,7 +652,7 @@ class Observer:
         elif isinstance(event, SeatingOrder):
             assert sorted(event.order) == list(range(game.players))
         elif isinstance(event, RaceEnded):
-            assert sorted(event.placements) == sorted(Car) and not any(event.payouts)
+            assert sorted(event.placements) == sorted(CARS) and not any(event.payouts)
             self.plays, self.finished = 0, False
         elif isinstance(event, GameEnded):
             assert list(event.winners) == game.ranking()[:1]
@@ -738,12 +738,12 @@ def illegal(game: StocksGame, rng: random.Random) -> list[Action]:
     elif game.phase is Phase.TRADE:
         held = game.stocks[game.seat]
         found += [Trade((B,), (R,)), Trade((B, B, R), (R, R, B))]
-        short = [c for c in Car if held[c] < 2]
+        short = [c for c in CARS if held[c] < 2]
         if short:
             found.append(Trade((short[0], short[0]), (short[0], short[0])))
-        full = [c for c in Car if held[c] >= MAX_STOCKS - 1]
+        full = [c for c in CARS if held[c] >= MAX_STOCKS - 1]
         if full:
-            other = next(c for c in Car if c != full[0] and held[c] >= 2)
+            other = next(c for c in CARS if c != full[0] and held[c] >= 2)
             found.append(Trade((other, other), (full[0], full[0])))
     return found
 

@@ -4,10 +4,10 @@ simulated readers, a simulated strip whose frames are checked LED by LED."""
 from __future__ import annotations
 
 import pytest
+from scenarios import CARS, RED
 
-from toprace_pi.data import load_track
-from toprace_pi.render.palette import CAR_RGB
-from toprace_pi.rules import Car, Game, MoveCar, Phase
+from toprace_pi.data import load_deck, load_track
+from toprace_pi.rules import Game, MoveCar, Phase
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
 from toprace_pi.table.run import RETRY
 from toprace_pi.table.view import BLINK, GLOW, dim
@@ -21,10 +21,10 @@ class Clock:
         return self.now
 
 
-def demo(track: str = "speed-street", players: int = 4, seed: int = 3):
+def demo(track: str = "speed-street", players: int = 4, seed: int = 3, deck: str = "standard"):
     said: list[str] = []
     clock = Clock()
-    table = build_demo_table(load_track(track), players, seed, say=said.append, clock=clock)
+    table = build_demo_table(load_track(track), players, seed, deck=deck, say=said.append, clock=clock)
     return table, said, clock
 
 
@@ -48,7 +48,7 @@ def test_bots_play_whole_games_through_the_devices(track, players, bots):
         game = play_demo(table, DemoPlayers([bots] * players, seed=players))
     finally:
         table.close()
-    assert game.is_over and sorted(game.results[0].placements) == sorted(Car)
+    assert game.is_over and sorted(game.results[0].placements) == sorted(CARS)
     assert table.controller.refusals == 0, [s for s in said if "not" in s][:3]
     assert any("finishes first" in s for s in said) and said[-1].startswith("Game over")
     again = Game.replay(game.settings, game.track, game.deck, game.log)
@@ -67,7 +67,7 @@ def test_every_bad_input_is_refused_through_the_devices_and_changes_nothing():
     for act, reason in [
         (lambda: table.lay(table.discard, b"\x04\x99\x99\x99\x99\x99\x99"), "this tag is not enrolled"),
         (lambda: table.lay(table.discard, card_uid(game.hands[game.seat][0])), "finish the card in play first"),
-        (lambda: table.lay(table.cars, car_uid(Car.RED)), "no car token is asked for now"),
+        (lambda: table.lay(table.cars, car_uid(RED)), "no car token is asked for now"),
         (lambda: table.press("pass"), "PASS means nothing now"),
         (lambda: table.press("undo"), "hold UNDO to take back the last step"),
     ]:
@@ -100,8 +100,9 @@ def test_a_reader_that_vanishes_mid_game_is_reported_and_picked_up_again(caplog)
     table.close()
 
 
-def test_the_strip_shows_cars_legal_ends_and_a_blinking_cursor():
-    table, said, clock = demo()
+@pytest.mark.parametrize("deck", ["standard", "older-edition"])
+def test_the_strip_shows_cars_legal_ends_and_a_blinking_cursor(deck):
+    table, said, clock = demo(deck=deck)
     players = DemoPlayers(["greedy"] * 4, seed=4)
     play_until(table, players, lambda g: g.phase is Phase.MOVE_CAR and len(g.moving.ends) > 1)
     game, profile = table.controller.game, table.table.view.profile
@@ -114,17 +115,18 @@ def test_the_strip_shows_cars_legal_ends_and_a_blinking_cursor():
     lit = table.strip.last
     moving = game.moving
     cursor, *others = [e for e in moving.ends if e >= 0]
+    assert list(game.cars) == list(load_deck(deck).cars)
     for car, space in game.board.at.items():
-        assert lit[led(space)] == CAR_RGB[car]
-    assert lit[led(cursor)] == CAR_RGB[moving.car]
+        assert lit[led(space)] == car.rgb
+    assert lit[led(cursor)] == moving.car.rgb
     for end in others:
-        assert lit[led(end)] == dim(CAR_RGB[moving.car], GLOW)
+        assert lit[led(end)] == dim(moving.car.rgb, GLOW)
     assert lit[profile.seats[game.seat][0]] == (255, 255, 255)
     clock.now += BLINK
     table.table.refresh()
     assert table.strip.last[led(cursor)] == (0, 0, 0)
     table.press("next")
-    assert table.strip.last[led(others[0])] in (CAR_RGB[moving.car], (0, 0, 0))
+    assert table.strip.last[led(others[0])] in (moving.car.rgb, (0, 0, 0))
     assert table.controller.choice.current == MoveCar(moving.car, track.space_id(others[0]))
     table.close()
 
@@ -135,7 +137,7 @@ def test_finished_cars_light_their_placement_spaces():
     profile = table.table.view.profile
     lit = table.strip.last
     for place, car in enumerate(game.results[0].placements, 1):
-        assert lit[profile.placements[place - 1][0]] == CAR_RGB[car]
+        assert lit[profile.placements[place - 1][0]] == car.rgb
     table.close()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from scenarios import CARS, OLDER
 
 from toprace_pi.errors import DataError
 from toprace_pi.hardware import ReaderError, StripError
@@ -15,14 +16,14 @@ def test_an_empty_file_is_a_table_of_simulated_devices(tmp_path):
     path = tmp_path / "table.toml"
     path.write_text("", "utf-8")
     config = load_config(path)
-    assert config.track == "speed-street" and len(config.players) == 4
+    assert config.track == "speed-street" and config.deck == "standard" and len(config.players) == 4
     assert [r.name for r in config.readers] == ["discard"] and config.strip["backend"] == "simulated"
     assert set(config.buttons) == {"next", "ok", "undo", "pass"}
 
 
 def test_a_full_configuration():
     config = parse_config({
-        "game": {"track": "turbo-town", "players": ["Ann", "Bo", "Cy"], "races": 3},
+        "game": {"track": "turbo-town", "deck": "older-edition", "players": ["Ann", "Bo", "Cy"], "races": 3},
         "readers": {"discard": {"kind": "pn532", "bus": "uart", "port": "/dev/ttyAMA0"},
                     "cars": {"kind": "pn532", "bus": "i2c"}},
         "strip": {"backend": "ws281x", "count": 274, "supply_amps": 10},
@@ -30,6 +31,7 @@ def test_a_full_configuration():
         "files": {"registry": "/var/lib/toprace-pi/tags.json"},
     }, "table.toml")
     assert config.players == ("Ann", "Bo", "Cy") and config.races == 3 and config.hold_time == 1.5
+    assert config.deck == "older-edition"
     assert [(r.name, r.bus) for r in config.readers] == [("discard", "uart"), ("cars", "i2c")]
     assert config.profile_name == "turbo-town"
 
@@ -37,14 +39,16 @@ def test_a_full_configuration():
 def test_every_problem_is_named_with_the_file():
     with pytest.raises(DataError) as caught:
         parse_config({
-            "game": {"track": "monaco", "players": ["Ann"], "races": 0},
+            "game": {"track": "monaco", "deck": "pink", "players": ["Ann"], "races": 0},
             "readers": {"cars": {"kind": "laser"}},
             "buttons": {"next": 5, "ok": 5, "undo": 99, "fire": 7},
             "extra": {},
         }, "table.toml")
     text = str(caught.value)
     assert text.startswith("table.toml:")
-    for expected in ("unknown section(s): extra", "'monaco' is neither a shipped track", "2 to 6 different names",
+    for expected in ("unknown section(s): extra", "'monaco' is neither a shipped track",
+                     "[game] deck: 'pink' is neither a shipped deck (older-edition, standard) nor a file",
+                     "2 to 6 different names",
                      "[game] races", "kind is one of", "the discard pile needs a reader",
                      "[buttons] undo: a GPIO number", "[buttons] fire", "two buttons on one pin", "missing pass"):
         assert expected in text
@@ -218,11 +222,28 @@ def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path)
     reader = ScriptedReader(uids[:5] + uids[:1] + uids[5:])  # the first card laid again by mistake
     said: list[str] = []
     enrol("cards", config, said.append, reader=reader, tick=0)
-    registry = TagRegistry.load(tmp_path / "tags.json")
+    registry = TagRegistry.load(tmp_path / "tags.json", CARS)
     assert len(registry) == 48 and registry.get(uids[16]) == ("card", 17)
     assert reader.records[16] == "toprace card 17" and len(reader.records) == 48
     assert any("already enrolled" in s for s in said)
     assert said[0].startswith("scan speed card #1") and said[-1].startswith("saved 48 tags")
+
+
+def test_enrolling_the_car_tokens_walks_the_configured_decks_cars(tmp_path):
+    from toprace_pi.hardware.tags import TagRegistry
+    from toprace_pi.table.tools import enrol
+
+    config = parse_config({"game": {"deck": "older-edition"}, "files": {"registry": str(tmp_path / "tags.json")}},
+                          "test")
+    uids = [bytes([4, 0xCA, 0, 0, 0, 0, n]) for n in range(6)]
+    reader = ScriptedReader(uids)
+    said: list[str] = []
+    enrol("cars", config, said.append, reader=reader, tick=0)
+    assert said[0] == "scan the Yellow car" and reader.records[2] == "toprace car lightblue"
+    registry = TagRegistry.load(tmp_path / "tags.json", OLDER.cars)
+    assert [registry.get(u) for u in uids] == [("car", car) for car in OLDER.cars]
+    with pytest.raises(DataError, match="'car lightblue' is not"):
+        TagRegistry.load(tmp_path / "tags.json", CARS)  # a registry holds one edition's car tokens
 
 
 def test_calibrating_a_board_saves_a_profile_that_loads(tmp_path):
@@ -248,7 +269,7 @@ def test_enrolling_the_pit_stop_cards_gives_each_seat_three(tmp_path):
     config = parse_config({"game": {"players": ["Ann", "Bo"]}, "files": {"registry": str(tmp_path / "t.json")}}, "t")
     uids = [bytes([4, 0x91, 0, 0, 0, 0, n]) for n in range(6)]
     enrol("pitstops", config, lambda _: None, reader=ScriptedReader(uids), tick=0)
-    registry = TagRegistry.load(tmp_path / "t.json")
+    registry = TagRegistry.load(tmp_path / "t.json", CARS)
     assert [registry.get(u) for u in uids] == [("pit", 0)] * 3 + [("pit", 1)] * 3
 
 

@@ -4,7 +4,7 @@ and stock rounds, entered with tags and buttons."""
 from __future__ import annotations
 
 import pytest
-from scenarios import DECK, NAMES
+from scenarios import BLACK, BLUE, CARS, DECK, DECKS, GREEN, NAMES, PURPLE, RED, YELLOW, assert_played_with_its_edition
 from test_controller import OK, PASS, Recorder
 from tracks import straight
 
@@ -34,7 +34,7 @@ def tag(kind: int, value: int, reader: str = "discard") -> TagLaid:
 
 def identify(event: TagLaid):
     kind, value = event.uid[1], event.uid[-1]
-    return {0: ("card", value), 1: ("car", Car(value) if value < 6 else None), 2: ("pit", value)}.get(kind)
+    return {0: ("card", value), 1: ("car", CARS[value] if value < 6 else None), 2: ("pit", value)}.get(kind)
 
 
 def card(n: int) -> TagLaid:
@@ -124,58 +124,64 @@ class TestStocksAtTheTable:
         while game.phase in (Phase.BID, Phase.TAKE_OFFER):
             controller.handle(OK)
         assert game.phase is Phase.GRID
-        for c in (Car.GREEN, Car.RED, Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK, Car.PURPLE):
+        for c in (GREEN, RED, RED, BLUE, YELLOW, BLACK, PURPLE):
             controller.handle(car(c))
         assert "Red is on starting space 2 already" in out.said
-        assert game.log[-1] == Grid((Car.GREEN, Car.RED, Car.BLUE, Car.YELLOW, Car.BLACK, Car.PURPLE))
+        assert game.log[-1] == Grid((GREEN, RED, BLUE, YELLOW, BLACK, PURPLE))
         for _ in range(3):  # a round of turns
             controller.handle(card(game.playable_cards()[0]))
             while game.phase not in (Phase.PLAY_CARD, Phase.TRADE):
                 controller.handle(OK)
         assert game.phase is Phase.TRADE and isinstance(controller.entry, TradeEntry)
         seat = game.seat
-        controller.handle(car(Car.PURPLE))
-        controller.handle(car(Car.BLACK))
+        controller.handle(car(PURPLE))
+        controller.handle(car(BLACK))
         controller.handle(PASS)  # takes Black back
-        controller.handle(car(Car.BLACK))
+        controller.handle(car(BLACK))
         controller.handle(OK)  # the cursor's car: Blue
-        controller.handle(car(Car.BLUE))
-        assert game.log[-1] == Trade((Car.PURPLE, Car.BLACK), (Car.BLUE, Car.BLUE))
-        assert game.stocks[seat][Car.BLUE] == 7 and game.stocks[seat][Car.PURPLE] == 4
+        controller.handle(car(BLUE))
+        assert game.log[-1] == Trade((PURPLE, BLACK), (BLUE, BLUE))
+        assert game.stocks[seat][BLUE] == 7 and game.stocks[seat][PURPLE] == 4
 
     def test_a_trade_beyond_the_limits_is_refused_and_entered_again(self):
         controller, out, _ = table("stocks", players=3)
         game = controller.game
         while game.phase is not Phase.TRADE:
             if game.phase is Phase.GRID:
-                for c in Car:
+                for c in CARS:
                     controller.handle(car(c))
             elif game.phase is Phase.PLAY_CARD:
                 controller.handle(card(game.playable_cards()[0]))
             else:
                 controller.handle(OK)
         seat = game.seat
-        game.stocks[seat][Car.RED], game.stocks[seat][Car.BLUE] = 0, 10  # as after earlier rounds
+        game.stocks[seat][RED], game.stocks[seat][BLUE] = 0, 10  # as after earlier rounds
         before, steps = game.snapshot(), len(game.log)
-        for c in (Car.RED, Car.GREEN, Car.BLUE, Car.BLUE):
+        for c in (RED, GREEN, BLUE, BLUE):
             controller.handle(car(c))
         assert out.sounds[-1] == "refuse" and any("Red" in s for s in out.said[-3:])
         assert game.snapshot() == before and len(game.log) == steps
-        for c in (Car.GREEN, Car.GREEN, Car.BLUE, Car.BLUE):  # entered again from the start
+        for c in (GREEN, GREEN, BLUE, BLUE):  # entered again from the start
             controller.handle(car(c))
-        assert game.log[-1] == Trade((Car.GREEN, Car.GREEN), (Car.BLUE, Car.BLUE))
+        assert game.log[-1] == Trade((GREEN, GREEN), (BLUE, BLUE))
 
 
-@pytest.mark.parametrize("variant, players", [("pitstop", 3), ("stocks", 4), ("pitstop+tips", 2),
-                                              ("stocks", 2), ("pitstop", 6)])
-def test_bots_play_whole_variant_games_through_the_devices(variant, players):
+@pytest.mark.parametrize("variant, players, deck", [
+    ("pitstop", 3, "standard"), ("stocks", 4, "standard"), ("pitstop+tips", 2, "standard"), ("stocks", 2, "standard"),
+    ("pitstop", 6, "standard"),
+    *((variant, 4, "older-edition") for variant in ("base", "tips", "quick", "stocks", "pitstop", "pitstop+tips",
+                                                    "pitstop+stocks")),
+])
+def test_bots_play_whole_variant_games_through_the_devices(variant, players, deck):
     said: list[str] = []
-    demo = build_demo_table(load_track("speed-street"), players, 5, variant=variant, say=said.append)
+    demo = build_demo_table(load_track("speed-street"), players, 5, variant=variant, deck=deck, say=said.append)
     try:
         game = play_demo(demo, DemoPlayers(["greedy", "random"][:1] * players, seed=5))
     finally:
         demo.close()
     assert game.is_over and demo.controller.refusals == 0, said[-5:]
+    assert game.settings.deck == deck and list(game.cars) == list(DECKS[deck].cars)
+    assert_played_with_its_edition(game)
     again = type(game).replay(game.settings, game.track, game.deck, game.log)
     assert again.snapshot() == game.snapshot()
 

@@ -8,6 +8,7 @@ import os
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scenarios import BLUE, CARS, GREEN, RED
 
 from toprace_pi.data import load_deck
 from toprace_pi.errors import DataError
@@ -21,7 +22,6 @@ from toprace_pi.hardware.tags import (
     parse_record,
     record_text,
 )
-from toprace_pi.rules.cars import CARS, Car
 
 UID = bytes.fromhex("04a1b2c3d4e580")
 
@@ -104,50 +104,50 @@ class TestIdentities:
     def test_records_name_every_card_and_car_and_read_back(self):
         identities = [("card", n) for n in range(1, 49)] + [("car", car) for car in CARS]
         for identity in identities:
-            assert parse_record(record_text(identity)) == identity
+            assert parse_record(record_text(identity), CARS) == identity
         assert record_text(("card", 17)) == "toprace card 17"
-        assert record_text(("car", Car.RED)) == "toprace car red"
+        assert record_text(("car", RED)) == "toprace car red"
 
     @pytest.mark.parametrize("text", [None, "", "hello", "toprace card 0", "toprace card 49", "toprace card ١٢",
                                       "toprace car white", "toprace card 1 2", "TOPRACE card 1", "toprace dice 3"])
     def test_other_texts_name_nothing(self, text):
-        assert parse_record(text) is None
+        assert parse_record(text, CARS) is None
 
     def test_descriptions_use_the_deck_when_given(self):
         deck = load_deck()
         assert describe(("card", 1), deck) == "speed card #1 Red 6 / Yellow 4 / Black 2 / Blue 1"
         assert describe(("card", 1)) == "speed card #1"
-        assert describe(("car", Car.BLUE)) == "the Blue car"
+        assert describe(("car", BLUE)) == "the Blue car"
 
 
 class TestRegistry:
     def test_saved_and_loaded_again(self, tmp_path):
         path = tmp_path / "tags.json"
-        registry = TagRegistry({uid(1): ("card", 17), UID: ("car", Car.RED)})
+        registry = TagRegistry({uid(1): ("card", 17), UID: ("car", RED)}, cars=CARS)
         registry.save(path)
         assert json.loads(path.read_text()) == {"version": 1, "tags": {"04000000000001": "card 17",
                                                                        "04a1b2c3d4e580": "car red"}}
-        loaded = TagRegistry.load(path)
-        assert loaded.get(UID) == ("car", Car.RED) and loaded.get(uid(1)) == ("card", 17) and len(loaded) == 2
+        loaded = TagRegistry.load(path, CARS)
+        assert loaded.get(UID) == ("car", RED) and loaded.get(uid(1)) == ("card", 17) and len(loaded) == 2
         assert os.listdir(tmp_path) == ["tags.json"]  # no temp file left behind
 
     def test_saving_replaces_the_old_file_or_leaves_it_whole(self, tmp_path, monkeypatch):
         path = tmp_path / "tags.json"
-        TagRegistry({uid(1): ("card", 1)}).save(path)
-        TagRegistry({uid(2): ("card", 2)}).save(path)
-        assert list(TagRegistry.load(path)) == [uid(2)]
+        TagRegistry({uid(1): ("card", 1)}, cars=CARS).save(path)
+        TagRegistry({uid(2): ("card", 2)}, cars=CARS).save(path)
+        assert list(TagRegistry.load(path, CARS)) == [uid(2)]
 
         def crash(*args):
             raise OSError("disk full")
 
         monkeypatch.setattr(os, "replace", crash)
         with pytest.raises(OSError, match="disk full"):
-            TagRegistry({uid(3): ("card", 3)}).save(path)
-        assert list(TagRegistry.load(path)) == [uid(2)]
+            TagRegistry({uid(3): ("card", 3)}, cars=CARS).save(path)
+        assert list(TagRegistry.load(path, CARS)) == [uid(2)]
         assert os.listdir(tmp_path) == ["tags.json"]
 
     def test_no_file_yet_is_an_empty_registry(self, tmp_path):
-        assert len(TagRegistry.load(tmp_path / "tags.json")) == 0
+        assert len(TagRegistry.load(tmp_path / "tags.json", CARS)) == 0
 
     @pytest.mark.parametrize("content, problem", [
         ("{not json", "not valid JSON (line 1)"),
@@ -158,7 +158,7 @@ class TestRegistry:
         path = tmp_path / "tags.json"
         path.write_text(content)
         with pytest.raises(DataError) as caught:
-            TagRegistry.load(path)
+            TagRegistry.load(path, CARS)
         assert str(caught.value).startswith(f"{path}: ") and problem in str(caught.value)
 
     def test_every_bad_entry_is_reported_at_once(self, tmp_path):
@@ -166,23 +166,24 @@ class TestRegistry:
         path.write_text(json.dumps({"version": 1, "tags": {"04zz": "card 1", "04a1b2c3d4e580": "card 99",
                                                            "04000000000001": "car red"}}))
         with pytest.raises(DataError) as caught:
-            TagRegistry.load(path)
+            TagRegistry.load(path, CARS)
         assert caught.value.source == str(path)
         assert caught.value.problems == [
             "tag '04zz': a uid is 4, 7 or 10 bytes in hex, like '04a1b2c3d4e580'",
-            "tag '04a1b2c3d4e580': 'card 99' is not 'card N' (1-48), 'car COLOUR' or 'pit SEAT' (1-6)",
+            "tag '04a1b2c3d4e580': 'card 99' is not 'card N' (1-48), 'car COLOUR' (a car of this deck: blue, red, "
+            "yellow, black, purple, green) or 'pit SEAT' (1-6)",
         ]
 
     def test_a_file_that_is_not_text_is_a_data_error(self, tmp_path):
         path = tmp_path / "tags.json"
         path.write_bytes(b"\xff\xfe\x00")
         with pytest.raises(DataError, match="not UTF-8 text"):
-            TagRegistry.load(path)
+            TagRegistry.load(path, CARS)
 
     def test_identify_asks_the_registry_first_then_the_record(self):
-        registry = TagRegistry({UID: ("card", 5)})
+        registry = TagRegistry({UID: ("card", 5)}, cars=CARS)
         assert registry.identify(laid(UID, "toprace card 9")) == ("card", 5)
-        assert registry.identify(laid(uid(7), "toprace car green")) == ("car", Car.GREEN)
+        assert registry.identify(laid(uid(7), "toprace car green")) == ("car", GREEN)
         assert registry.identify(laid(uid(7))) is None
         assert registry.identify(laid(uid(7), "some other app")) is None
         assert UNKNOWN_TAG == "this tag is not enrolled: run toprace-pi enrol cards"
@@ -219,19 +220,19 @@ class TestEnrolment:
         assert walk.prompt.startswith("scan speed card #2 ")
 
     def test_tags_known_from_before_are_refused_for_other_cards_and_taken_for_their_own(self):
-        known = TagRegistry({uid(1): ("card", 1), uid(50): ("card", 30)})
+        known = TagRegistry({uid(1): ("card", 1), uid(50): ("card", 30)}, cars=CARS)
         walk = Enrolment.cards(load_deck(), known=known)
         assert walk.offer(laid(uid(50))).startswith("this tag is already enrolled as speed card #30 ")
         walk.offer(TagLifted("discard", uid(50)))
         assert walk.offer(laid(uid(1))).startswith("enrolled speed card #1 ")
 
     def test_a_walk_over_the_cars(self):
-        walk = Enrolment.cars()
+        walk = Enrolment.cars(CARS)
         assert walk.prompt == "scan the Blue car"
         for n, car in enumerate(CARS):
             assert walk.offer(TagLaid("cars", uid(n))) == f"enrolled the {car} car"
         assert walk.done
-        assert [e.record for e in walk.enrolled] == [f"toprace car {car.name.lower()}" for car in CARS]
+        assert [e.record for e in walk.enrolled] == [f"toprace car {car.id}" for car in CARS]
 
 
 def test_pit_stop_cards_are_enrolled_three_to_a_seat_and_named_in_their_records():
@@ -243,5 +244,5 @@ def test_pit_stop_cards_are_enrolled_three_to_a_seat_and_named_in_their_records(
         walk.offer(TagLaid("discard", tag))
         walk.offer(TagLifted("discard", tag))
     assert walk.done and [e.identity for e in walk.enrolled] == [("pit", 0)] * 3 + [("pit", 1)] * 3
-    assert walk.enrolled[3].record == "toprace pit 2" and parse_record("toprace pit 2") == ("pit", 1)
-    assert parse_record("toprace pit 7") is None
+    assert walk.enrolled[3].record == "toprace pit 2" and parse_record("toprace pit 2", CARS) == ("pit", 1)
+    assert parse_record("toprace pit 7", CARS) is None

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from scenarios import DECK, NAMES, deal_with, win_auction
+from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, deal_with, win_auction
 from tracks import straight
 
 from toprace_pi.data import load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError
-from toprace_pi.rules import Car, MoveCar, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
+from toprace_pi.rules import MoveCar, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
 from toprace_pi.rules.actions import Tip, parse_action
 from toprace_pi.rules.events import TipRound, TipsSettled
 from toprace_pi.rules.game import BANKNOTES_TOTAL
@@ -16,7 +16,7 @@ from toprace_pi.rules.variants import new_game, variant_names
 from toprace_pi.rules.variants.tips import STANDARD_TABLE, TipTable, settle
 from toprace_pi.simulate import simulate
 
-B, R, Y, K, P, G = Car.BLUE, Car.RED, Car.YELLOW, Car.BLACK, Car.PURPLE, Car.GREEN
+B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)  # tip lines at 10, 20, 30
 YELLOW_6 = 13  # Yellow 6 / Red 4 / Black 2
 
@@ -133,7 +133,7 @@ def test_money_may_go_below_zero_and_the_game_says_so():
 
 
 def test_tip_notation_and_the_registry():
-    assert parse_action("tip red") == Tip(R) and str(Tip(G)) == "tip green"
+    assert parse_action("tip red", CARS) == Tip(R) and str(Tip(G)) == "tip green"
     assert "tips" in variant_names()
     with pytest.raises(IllegalActionError, match="unknown variant"):
         new_game(Settings(NAMES[:2], variant="rally"), ROAD, DECK)

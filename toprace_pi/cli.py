@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from toprace_pi import __version__
 from toprace_pi.bots import BOT_KINDS
-from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, load_deck, load_track, track_names
+from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
 from toprace_pi.errors import TopRaceError
 from toprace_pi.report import json_report, text_report
 from toprace_pi.rules.game import Game
@@ -75,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_options.add_argument(
         "--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)"
     )
-    game_options.add_argument("--deck", default=DEFAULT_DECK, help="a shipped deck or a deck file")
+    decks = ", ".join(deck_names())
+    game_options.add_argument("--deck", default=DEFAULT_DECK,
+                              help=f"a shipped deck ({decks}) or a deck file (default {DEFAULT_DECK})")
     game_options.add_argument("--variant", choices=[v for v in variant_names() if "+" not in v], default="base",
                               help="the rules: base or a variant (default base); add --pitstop to combine")
     game_options.add_argument("--pitstop", action="store_true", help="add the Pit Stop rule")
@@ -127,9 +129,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     deck = commands.add_parser("deck", help="check a speed-card deck file")
     deck_commands = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
-    check = deck_commands.add_parser("check", help="validate a deck file and show its fairness")
-    check.add_argument("file", nargs="?", default=DEFAULT_DECK, help="a deck file (default: the shipped deck)")
+    check = deck_commands.add_parser("check", help="validate a deck file: its edition's cars, joker and pairs, and "
+                                                   "its fairness")
+    check.add_argument("file", nargs="?", default=DEFAULT_DECK,
+                       help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
     check.set_defaults(run=_deck_check)
+    deck_commands.add_parser("list", help="list the shipped decks").set_defaults(run=_deck_list)
     tips = commands.add_parser("tips", help="check a tip table file (Tips variant)")
     tips_commands = tips.add_subparsers(dest="tips_command", required=True, parser_class=_Parser)
     tips_check = tips_commands.add_parser("check", help="validate a tip table and print it")
@@ -218,7 +223,7 @@ def _variant(args: argparse.Namespace) -> str:
 def _play(args: argparse.Namespace) -> Game:
     track, deck = load_track(args.track), load_deck(args.deck)
     return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                    variant=_variant(args))
+                    variant=_variant(args), deck_name=args.deck)
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -230,7 +235,8 @@ def _demo(args: argparse.Namespace) -> int:
         return USAGE_ERROR
 
     run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-             variant=_variant(args), pause=0.0 if args.fast else 0.4, colour=not args.no_colour and sys.stdout.isatty(),
+             variant=_variant(args), deck=args.deck, pause=0.0 if args.fast else 0.4,
+             colour=not args.no_colour and sys.stdout.isatty(),
              svg_dir=args.svg_dir, journal=args.journal.expanduser())
     return 0
 
@@ -310,15 +316,27 @@ def _track_list(args: argparse.Namespace) -> int:
 def _deck_check(args: argparse.Namespace) -> int:
     deck = load_deck(args.file)
     print(f"{args.file}: {deck.name}, {len(deck)} cards: the composition is valid")
+    cars = deck.cars
+    width = max(len(word) for car in cars for word in (car.name, car.id))
+    print("cars:")
     for car, (count, total) in deck.colour_totals().items():
-        print(f"  {car!s:7} on {count:2} cards, total value {total}")
+        print(f"  {car.name:{width}}  id {car.id:{width}}  letter {car.letter}  rgb {car.rgb!s:15}"
+              f"  on {count:2} cards, total value {total}")
     jokers = sum(1 for c in deck.cards if getattr(c, "has_joker", False))
-    print(f"  joker on {jokers} cards")
+    print(f"joker: {cars.joker.name} (id {cars.joker.id}, rgb {cars.joker.rgb}), on {jokers} cards")
+    print(f"Sprint/Breakdown pairs: {cars.pairs_text()}")
     unfair = deck.fairness_problems()
     for problem in unfair:
         print(f"warning: {problem}")
     if not unfair:
         print("fair: every car appears equally often with the same total value")
+    return 0
+
+
+def _deck_list(args: argparse.Namespace) -> int:
+    for name in deck_names():
+        deck = load_deck(name)
+        print(f"{name:14} {deck.name}: cars {deck.cars.ids}; joker {deck.cars.joker.id}")
     return 0
 
 

@@ -78,12 +78,12 @@ def json_report(game: Game, extra: dict[str, Any] | None = None) -> dict[str, An
         elif isinstance(event, AuctionWon):
             races[-1]["auction"].append({"player": names[event.seat], "price": event.price, "forced": event.forced})
         elif isinstance(event, CarPlaced):
-            races[-1]["auction"][-1].update(car=event.car.name.lower(), starting_space=event.start)
+            races[-1]["auction"][-1].update(car=event.car.id, starting_space=event.start)
         elif isinstance(event, CardPlayed):
             races[-1]["turns"].append({"player": names[event.seat], "card": event.card, "events": []})
         elif isinstance(event, RaceEnded):
             races[-1].update(
-                placements=[c.name.lower() for c in event.placements],
+                placements=[c.id for c in event.placements],
                 payouts=dict(zip(names, event.payouts)),
                 reason=event.reason,
             )

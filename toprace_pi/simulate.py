@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from toprace_pi.bots import Bot, make_bot
+from toprace_pi.data import DEFAULT_DECK
 from toprace_pi.rules.actions import Action
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.game import CHANCE, Game, Settings
@@ -55,11 +56,14 @@ def simulate(
     seed: int = 0,
     bots: str = "greedy",
     variant: str = "base",
+    deck_name: str = DEFAULT_DECK,
     on_action: Callable[[Game, Action], None] | None = None,
 ) -> Game:
     """A whole bot game with default names; ``bots`` is one kind for every seat or
-    ``"mixed"`` (greedy and random seats alternating)."""
+    ``"mixed"`` (greedy and random seats alternating). ``deck_name`` is what
+    ``deck`` was loaded by, for the settings (a saved game names its deck)."""
     names = player_names(players)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
-    settings = Settings(names, races=races, first_opener=seed % players, track=track.slug, variant=variant)
+    settings = Settings(names, races=races, first_opener=seed % players, track=track.slug, deck=deck_name,
+                        variant=variant)
     return play(new_game(settings, track, deck), bots_for(kinds, seed), seed, on_action=on_action)

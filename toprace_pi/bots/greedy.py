@@ -29,7 +29,7 @@ from toprace_pi.rules.actions import (
     Trade,
 )
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car
 from toprace_pi.rules.game import Game, Phase
 from toprace_pi.rules.track import FINISH
 from toprace_pi.rules.variants.pitstop import PitStopGame
@@ -92,7 +92,7 @@ class GreedyBot:
 
     @staticmethod
     def _count_points(game: Game, seat: int) -> dict[Car, int]:
-        points = dict.fromkeys(CARS, 0)
+        points = dict.fromkeys(game.cars, 0)
         for number in game.hands[seat] if game.hands else ():
             card = game.deck[number]
             if isinstance(card, MovementCard):

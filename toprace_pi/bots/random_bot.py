@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from toprace_pi.rules.actions import Action
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car
 from toprace_pi.rules.game import Game
 
 
@@ -21,4 +21,4 @@ class RandomBot:
 
     def tip(self, game: Game) -> Car:
         """A tip on any car (Tips variant)."""
-        return self.rng.choice(CARS)
+        return self.rng.choice(game.cars)

@@ -22,8 +22,29 @@ Track file format (see ``tracks/speed-street.toml`` for a full example)::
       { id = "a1", lane = 0, front = 1.0, next = ["a2", "b2"], start = 1, x = 0.0, y = 0.0, heading = 0.0 },
     ]
 
-Deck file format: see ``decks/standard.toml``. Board profiles (which LED lies
-under which space) are loaded by :func:`toprace_pi.hardware.profile.load_profile`.
+Deck file format (see ``decks/standard.toml`` for a full example): the 48 cards
+and the edition they belong to, since the game was printed with other car colours
+(``decks/older-edition.toml``)::
+
+    [deck]
+    name = "Top Race (reconstructed)"
+    reconstructed = true
+    note = "..."
+    cars = [                      # the edition's six cars, in the order used everywhere
+      # id: the car's word in cards, notation and tag records (lower-case letters,
+      # "lightblue"); name: what people read ("Light blue"); rgb: its display colour
+      # (terminal, SVG, LEDs); letter: its capital letter on the terminal board.
+      { id = "blue", name = "Blue", rgb = [30, 100, 255], letter = "B" },
+    ]
+    joker = { id = "white", name = "White", rgb = [255, 255, 255] }
+    sprint_breakdown_pairs = [["blue", "red"], ["yellow", "black"], ["purple", "green"]]
+    cards = [
+      { number = 1, moves = ["red 6", "yellow 4", "black 2", "blue 1"] },   # car ids or the joker's id
+      { number = 46, sprint_breakdown = ["blue", "red"] },                  # one of the pairs
+    ]
+
+Board profiles (which LED lies under which space) are loaded by
+:func:`toprace_pi.hardware.profile.load_profile`.
 """
 
 from __future__ import annotations
@@ -51,6 +72,7 @@ def track_names() -> list[str]:
 
 
 def deck_names() -> list[str]:
+    """The shipped decks, by file name (``"older-edition"``, ``"standard"``)."""
     return sorted(_stem(p.name) for p in _folder("decks").iterdir() if p.name.endswith(".toml"))
 
 
@@ -61,7 +83,7 @@ def load_track(name_or_path: str | Path = DEFAULT_TRACK) -> Track:
 
 
 def load_deck(name_or_path: str | Path = DEFAULT_DECK) -> Deck:
-    """A shipped deck by name (``"standard"``) or a deck file by path."""
+    """A shipped deck by name (``"standard"``, ``"older-edition"``) or a deck file by path, with its edition's cars."""
     source, text = _read("decks", name_or_path, deck_names())
     return Deck.from_dict(_parse(source, text), source)
 

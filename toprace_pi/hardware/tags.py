@@ -5,6 +5,10 @@ strand a box of tagged cards: an NTAG carries its meaning as a text record in
 its own memory (``toprace card 17``, ``toprace car red``), and the registry maps
 uids to meanings for tags that cannot hold a record. The registry wins when both
 speak. The record's format is in :mod:`toprace_pi.hardware.ndef`.
+
+A car tag names its car by id, read against the cars of the deck in play
+(:class:`~toprace_pi.rules.cars.CarSet`): a token of another edition's car is
+refused, with a message that says so.
 """
 
 from __future__ import annotations
@@ -20,12 +24,12 @@ from typing import Literal, Union
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import Event, TagLaid, TagLifted
 from toprace_pi.rules.cards import DECK_SIZE, Deck
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car, CarSet
 
 CardId = tuple[Literal["card"], int]
 CarId = tuple[Literal["car"], Car]
 PitId = tuple[Literal["pit"], int]
-#: What a tag stands for: ``("card", 17)``, ``("car", Car.RED)``, or ``("pit", 2)``: one of
+#: What a tag stands for: ``("card", 17)``, ``("car", red)`` (a car of the deck), or ``("pit", 2)``: one of
 #: the pit stop cards of seat 2 (counted from 0; the Pit Stop rule).
 Identity = Union[CardId, CarId, PitId]
 #: Pit stop cards per seat (each is enrolled to its seat).
@@ -44,8 +48,8 @@ REGISTRY_VERSION = 1
 def identity_key(identity: Identity) -> str:
     """``"card 17"`` or ``"car red"``: the words after the prefix in a record, and a registry value."""
     kind, value = identity
-    if kind == "car":
-        return f"car {Car(value).name.lower()}"
+    if isinstance(value, Car):
+        return f"car {value.id}"
     return f"{kind} {value if kind == 'card' else value + 1}"
 
 
@@ -54,22 +58,35 @@ def record_text(identity: Identity) -> str:
     return f"{RECORD_PREFIX} {identity_key(identity)}"
 
 
-def parse_record(text: str | None) -> Identity | None:
-    """The identity a record names, or ``None`` for any other text (another app's tag)."""
+def parse_record(text: str | None, cars: CarSet) -> Identity | None:
+    """The identity a record names, its car one of ``cars``; ``None`` for any other
+    text (another app's tag, a car of another edition)."""
+    words = _record_words(text)
+    return _identity(words[1], words[2], cars) if words else None
+
+
+def unknown_tag(record: str | None, cars: CarSet) -> str:
+    """Why a tag that names nothing here is refused: a car token of another edition, or not enrolled."""
+    words = _record_words(record)
+    if words and words[1] == "car":
+        return f"this tag is the car token {words[2]!r}, which this deck does not have (its cars: {cars.ids})"
+    return UNKNOWN_TAG
+
+
+def _record_words(text: str | None) -> list[str]:
+    """The three words of one of our records, else none."""
     words = text.split() if text else []
-    if len(words) != 3 or words[0] != RECORD_PREFIX:
-        return None
-    return _identity(words[1], words[2])
+    return words if len(words) == 3 and words[0] == RECORD_PREFIX else []
 
 
-def _identity(kind: str, value: str) -> Identity | None:
+def _identity(kind: str, value: str, cars: CarSet) -> Identity | None:
     # The length check keeps int() from a string of thousands of digits, which it refuses.
     number = int(value) if value.isascii() and value.isdigit() and len(value) <= 3 else None
     if kind == "card" and number is not None and 1 <= number <= DECK_SIZE:
         return ("card", number)
     if kind == "car":
         try:
-            return ("car", Car.parse(value))
+            return ("car", cars.parse(value))
         except ValueError:
             return None
     if kind == "pit" and number is not None and 1 <= number <= MAX_SEATS:
@@ -80,8 +97,8 @@ def _identity(kind: str, value: str) -> Identity | None:
 def describe(identity: Identity, deck: Deck | None = None) -> str:
     """For people: ``"speed card #1 Red 6 / Yellow 4 / Black 2 / Blue 1"`` (with a deck) or ``"the Red car"``."""
     kind, value = identity
-    if kind == "car":
-        return f"the {Car(value)} car"
+    if isinstance(value, Car):
+        return f"the {value} car"
     if kind == "pit":
         return f"a pit stop card of seat {value + 1}"
     return f"speed card {deck[value]}" if deck is not None and value in deck else f"speed card #{value}"
@@ -91,12 +108,14 @@ def describe(identity: Identity, deck: Deck | None = None) -> str:
 
 
 class TagRegistry:
-    """Enrolled tags: uid -> identity, kept in a JSON file.
+    """Enrolled tags: uid -> identity, kept in a JSON file; car tags are of ``cars``, the deck's.
 
     File format: ``{"version": 1, "tags": {"04a1b2c3d4e580": "card 17", "04...": "car red"}}``.
+    A registry holds the car tokens of one edition: a box of another keeps its own file.
     """
 
-    def __init__(self, entries: Mapping[bytes, Identity] | None = None) -> None:
+    def __init__(self, entries: Mapping[bytes, Identity] | None = None, *, cars: CarSet) -> None:
+        self.cars = cars
         self._tags: dict[bytes, Identity] = dict(entries or {})
 
     def __repr__(self) -> str:
@@ -119,7 +138,7 @@ class TagRegistry:
 
     def identify(self, event: TagLaid) -> Identity | None:
         """What the tag just laid stands for: from the registry, else from its record; ``None`` if unknown."""
-        return self._tags.get(event.uid) or parse_record(event.record)
+        return self._tags.get(event.uid) or parse_record(event.record, self.cars)
 
     def to_dict(self) -> dict[str, object]:
         tags = {uid.hex(): identity_key(identity) for uid, identity in sorted(self._tags.items())}
@@ -130,8 +149,9 @@ class TagRegistry:
         _write_atomically(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
 
     @classmethod
-    def load(cls, path: str | Path) -> TagRegistry:
-        """The registry in ``path``; empty when there is no such file yet (tags with records still work).
+    def load(cls, path: str | Path, cars: CarSet) -> TagRegistry:
+        """The registry in ``path`` for a deck's ``cars``; empty when there is no such file yet (tags with
+        records still work).
 
         Raises :class:`DataError` naming the file when it is not a valid registry.
         """
@@ -139,7 +159,7 @@ class TagRegistry:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return cls()
+            return cls(cars=cars)
         except OSError as exc:  # a folder, no permission, a name too long...
             raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
         except UnicodeDecodeError:
@@ -152,33 +172,34 @@ class TagRegistry:
             raise DataError(str(path), [f"not valid JSON: {exc}"]) from None
         except RecursionError:
             raise DataError(str(path), ["not valid JSON: nested too deeply"]) from None
-        return cls.from_dict(data, str(path))
+        return cls.from_dict(data, str(path), cars)
 
     @classmethod
-    def from_dict(cls, data: object, source: str) -> TagRegistry:
+    def from_dict(cls, data: object, source: str, cars: CarSet) -> TagRegistry:
         """Build a registry from parsed JSON, reporting every problem at once."""
         if not isinstance(data, dict) or data.get("version") != REGISTRY_VERSION or not isinstance(
             data.get("tags"), dict
         ):
             raise DataError(source, [f'expected {{"version": {REGISTRY_VERSION}, "tags": {{uid: "card 17", ...}}}}'])
         problems: list[str] = []
-        entries = [_entry(key, value, problems) for key, value in data["tags"].items()]
+        entries = [_entry(key, value, cars, problems) for key, value in data["tags"].items()]
         if problems:
             raise DataError(source, problems)
-        return cls(dict(entry for entry in entries if entry is not None))
+        return cls(dict(entry for entry in entries if entry is not None), cars=cars)
 
 
-def _entry(key: str, value: object, problems: list[str]) -> tuple[bytes, Identity] | None:
+def _entry(key: str, value: object, cars: CarSet, problems: list[str]) -> tuple[bytes, Identity] | None:
     try:
         uid = bytes.fromhex(key)
     except ValueError:
         uid = b""
     words = value.split() if isinstance(value, str) else []
-    identity = _identity(*words) if len(words) == 2 else None
+    identity = _identity(words[0], words[1], cars) if len(words) == 2 else None
     if len(uid) not in (4, 7, 10):
         problems.append(f"tag {key!r}: a uid is 4, 7 or 10 bytes in hex, like '04a1b2c3d4e580'")
     if identity is None:
-        problems.append(f"tag {key!r}: {value!r} is not 'card N' (1-{DECK_SIZE}), 'car COLOUR' or 'pit SEAT' (1-6)")
+        problems.append(f"tag {key!r}: {value!r} is not 'card N' (1-{DECK_SIZE}), 'car COLOUR' (a car of this "
+                        f"deck: {cars.ids}) or 'pit SEAT' (1-6)")
     return (uid, identity) if identity is not None else None
 
 
@@ -229,7 +250,7 @@ class Enrolment:
     def __init__(self, wanted: Sequence[Identity], *, deck: Deck | None = None, known: TagRegistry | None = None):
         self._wanted = tuple(wanted)
         self._deck = deck
-        self._known = known or TagRegistry()
+        self._known = known
         self._enrolled: list[Enrolled] = []
         self._lying: bytes | None = None
 
@@ -244,8 +265,9 @@ class Enrolment:
         return cls([("pit", seat) for seat in range(players) for _ in range(PIT_CARDS_PER_SEAT)], known=known)
 
     @classmethod
-    def cars(cls, known: TagRegistry | None = None) -> Enrolment:
-        return cls([("car", car) for car in CARS], known=known)
+    def cars(cls, cars: CarSet, known: TagRegistry | None = None) -> Enrolment:
+        """The car tokens of a deck's edition, in its order."""
+        return cls([("car", car) for car in cars], known=known)
 
     def __repr__(self) -> str:
         return f"<Enrolment: {len(self._enrolled)} of {len(self._wanted)} tags>"
@@ -286,4 +308,4 @@ class Enrolment:
 
     def _taken_as(self, uid: bytes) -> Identity | None:
         earlier = next((e.identity for e in self._enrolled if e.uid == uid), None)
-        return earlier or self._known.get(uid)
+        return earlier or (self._known.get(uid) if self._known is not None else None)

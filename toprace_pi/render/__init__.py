@@ -1,8 +1,7 @@
 """Pictures of a track and the cars on it: an unrolled text drawing for terminals
 (:mod:`.terminal`) and the board's real shape as SVG (:mod:`.svg`)."""
 
-from toprace_pi.render.palette import CAR_RGB, car_letter
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
 
-__all__ = ["CAR_RGB", "car_letter", "render_track", "track_svg"]
+__all__ = ["render_track", "track_svg"]

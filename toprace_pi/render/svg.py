@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from toprace_pi.render.palette import CAR_RGB, car_letter, is_light, ordinal
+from toprace_pi.render.palette import is_light, ordinal
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.track import FINISH, Space, Track
@@ -95,7 +95,7 @@ def _num(value: float) -> str:
 
 
 def _rgb(car: Car) -> str:
-    return "rgb({},{},{})".format(*CAR_RGB[car])
+    return "rgb({},{},{})".format(*car.rgb)
 
 
 def _ink(car: Car) -> str:
@@ -256,10 +256,10 @@ def _car(view: _View, car: Car, at: Point, note: str, *, waiting: bool) -> str:
     letter = {"x": x, "y": y + 0.13 * view.scale, "font-size": 0.38 * view.scale, "font-weight": "bold",
               "text-anchor": "middle", "fill": _ink(car)}
     return "\n".join([
-        f'<g class="{kind}" data-car="{car.name.lower()}" opacity="{_num(opacity)}">',
+        f'<g class="{kind}" data-car="{car.id}" opacity="{_num(opacity)}">',
         f"<title>{escape(note)}</title>",
         _el("circle", {"cx": x, "cy": y, "r": 0.34 * view.scale, "fill": _rgb(car), "stroke": _ink(car),
                        "stroke-width": 2}),
-        _el("text", letter, car_letter(car)),
+        _el("text", letter, car.letter),
         "</g>",
     ])

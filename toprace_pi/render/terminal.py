@@ -10,16 +10,16 @@ bands, each under a ruler of positions and a row of line labels.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from toprace_pi.render.palette import CAR_RGB, RGB, car_letter, is_light, ordinal
+from toprace_pi.render.palette import RGB, is_dim, is_light, ordinal
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.track import FINISH, LEFT, Space, Track
 
-__all__ = ["CAR_RGB", "LEGEND", "car_letter", "render_track"]
+__all__ = ["LEGEND", "render_track"]
 
 LEGEND = "Key: . straight  ( ) curve L/R  1-6 start  * may end  | finish F, tips T1-T3"
 
@@ -37,13 +37,15 @@ def render_track(
     width: int = 100,
     highlight: Mapping[int, Car] | None = None,
     lights: Mapping[int, RGB] | None = None,
+    cars: Iterable[Car] = (),
 ) -> str:
     """The whole drawing: heading, key, the bands, then waiting and finished cars.
 
     ``highlight`` maps space indexes (or :data:`FINISH`) to the car whose possible
     move ends there. ``lights`` maps space indexes to the colour of the LED under
-    them, to show what the strip shows. ``width`` bounds every line; ``colour``
-    adds ANSI 24-bit colour.
+    them, to show what the strip shows: an LED in the colour of one of ``cars``
+    (the game's) shows as that car. ``width`` bounds every line; ``colour`` adds
+    ANSI 24-bit colour.
     """
     band = width - PREFIX - SPILL
     if band < 10:
@@ -51,7 +53,8 @@ def render_track(
     scale = _Scale.fit(track)
     highlight = highlight or {}
     lit = lights or {}
-    lanes = [_lane_cells(track, scale, lane, board, highlight, lit, colour) for lane in range(track.lanes)]
+    by_light = {car.rgb: car for car in cars}
+    lanes = [_lane_cells(track, scale, lane, board, highlight, lit, by_light, colour) for lane in range(track.lanes)]
     labels = _labels(track, scale, highlight.get(FINISH), colour)
     numbers = _ruler(track, scale)
     lines = [_heading(track), LEGEND]
@@ -105,6 +108,7 @@ def _lane_cells(
     board: Board | None,
     highlight: Mapping[int, Car],
     lights: Mapping[int, RGB],
+    by_light: Mapping[RGB, Car],
     colour: bool,
 ) -> list[str]:
     """One lane's row: line markers first, so spaces drawn over them win."""
@@ -116,7 +120,7 @@ def _lane_cells(
         if space.lane == lane:
             light = lights.get(space.index)
             if light is not None and light != (0, 0, 0):
-                drawn = _light_cell(light, colour)
+                drawn = _light_cell(light, by_light.get(light), colour)
             else:
                 drawn = _space_cell(space, cars.get(space.index), highlight.get(space.index), colour)
             cells[scale.column(space.front) - 1] = drawn
@@ -126,7 +130,7 @@ def _lane_cells(
 def _space_cell(space: Space, car: Car | None, mover: Car | None, colour: bool) -> str:
     """A car beats a highlight, which beats a start number, which beats the plain mark."""
     if car is not None:
-        return _paint(car_letter(car), car, background=True) if colour else car_letter(car)
+        return _car_cell(car, colour)
     if mover is not None:
         return _paint("*", mover, background=False) if colour else "*"
     if space.start is not None:
@@ -136,12 +140,15 @@ def _space_cell(space: Space, car: Car | None, mover: Car | None, colour: bool) 
     return "."
 
 
-def _light_cell(light: RGB, colour: bool) -> str:
-    """An LED: a car's colour shows as the car's letter on it, any other light as a
-    dot in its colour (a legal end space glows dimly in the moving car's colour)."""
-    car = next((c for c, rgb in CAR_RGB.items() if rgb == light), None)
+def _car_cell(car: Car, colour: bool) -> str:
+    return _paint(car.letter, car, background=True) if colour else car.letter
+
+
+def _light_cell(light: RGB, car: Car | None, colour: bool) -> str:
+    """An LED: in a car's colour it shows as the car's letter on it, any other light
+    as a dot in its colour (a legal end space glows dimly in the moving car's colour)."""
     if car is not None:
-        return _paint(car_letter(car), car, background=True) if colour else car_letter(car)
+        return _car_cell(car, colour)
     if not colour:
         return "*"
     r, g, b = (min(255, 3 * c) for c in light)  # a dim glow, brightened enough to see
@@ -150,12 +157,12 @@ def _light_cell(light: RGB, colour: bool) -> str:
 
 def _paint(text: str, car: Car, *, background: bool) -> str:
     """A car is its letter on its colour; a highlight is its colour on the terminal's
-    background, except black's, which needs a black background to stand out."""
-    r, g, b = CAR_RGB[car]
+    background, except a dim one's (a black car's), which shows white on black."""
+    r, g, b = car.rgb
     if background:
         ink = "0;0;0" if is_light(car) else "255;255;255"
         return f"\x1b[1;38;2;{ink};48;2;{r};{g};{b}m{text}{RESET}"
-    if car == Car.BLACK:
+    if is_dim(car):
         return f"\x1b[1;38;2;255;255;255;48;2;0;0;0m{text}{RESET}"
     return f"\x1b[1;38;2;{r};{g};{b}m{text}{RESET}"
 

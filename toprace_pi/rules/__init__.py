@@ -25,12 +25,12 @@ from toprace_pi.rules.actions import (
     parse_action,
 )
 from toprace_pi.rules.cards import Deck, MovementCard, SprintBreakdownCard
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car, CarSet, Joker
 from toprace_pi.rules.game import CHANCE, Game, Phase, Settings
 from toprace_pi.rules.track import FINISH, Track
 
 __all__ = [
-    "Action", "Bid", "Breakdown", "CARS", "CHANCE", "Car", "ChooseJoker", "Deal", "Deck", "FINISH",
+    "Action", "Bid", "Breakdown", "CHANCE", "Car", "CarSet", "ChooseJoker", "Deal", "Deck", "FINISH", "Joker",
     "Game", "MoveCar", "MovementCard", "Pass", "Phase", "PlaceCar", "PlayCard", "ReturnCar",
     "Settings", "Sold", "Sprint", "SprintBreakdownCard", "TakeCar", "Track", "parse_action",
 ]

@@ -1,8 +1,9 @@
 """The actions of a game: small frozen values with a log notation.
 
 ``str(action)`` is the notation used in saved games and logs (``"bid 40000"``,
-``"move red b12"``) and :func:`parse_action` reads it back. Actions do not say
-who takes them: the game knows whose decision it is.
+``"move red b12"``) and :func:`parse_action` reads it back against the game's
+cars (a car's word is its id in the deck's edition). Actions do not say who
+takes them: the game knows whose decision it is.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from toprace_pi.errors import NotationError
-from toprace_pi.rules.cars import Car
+from toprace_pi.rules.cars import Car, CarSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,7 @@ class TakeCar:
     car: Car
 
     def __str__(self) -> str:
-        return f"take {self.car.name.lower()}"
+        return f"take {self.car.id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +101,7 @@ class ChooseJoker:
     car: Car
 
     def __str__(self) -> str:
-        return f"joker {self.car.name.lower()}"
+        return f"joker {self.car.id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +111,7 @@ class Tip:
     car: Car
 
     def __str__(self) -> str:
-        return f"tip {self.car.name.lower()}"
+        return f"tip {self.car.id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,7 @@ class Reveal:
     car: Car
 
     def __str__(self) -> str:
-        return f"reveal {self.car.name.lower()}"
+        return f"reveal {self.car.id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +144,7 @@ class MoveCar:
     to: str
 
     def __str__(self) -> str:
-        return f"move {self.car.name.lower()} {self.to}"
+        return f"move {self.car.id} {self.to}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +155,7 @@ class ReturnCar:
     to: str
 
     def __str__(self) -> str:
-        return f"return {self.car.name.lower()} {self.to}"
+        return f"return {self.car.id} {self.to}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +211,7 @@ class Grid:
     cars: tuple[Car, ...]
 
     def __str__(self) -> str:
-        return "grid " + ",".join(car.name.lower() for car in self.cars)
+        return "grid " + ",".join(car.id for car in self.cars)
 
 
 @dataclass(frozen=True, slots=True)
@@ -229,8 +230,8 @@ class Trade:
         object.__setattr__(self, "buy", tuple(sorted(self.buy)))
 
     def __str__(self) -> str:
-        sell = ",".join(car.name.lower() for car in self.sell)
-        buy = ",".join(car.name.lower() for car in self.buy)
+        sell = ",".join(car.id for car in self.sell)
+        buy = ",".join(car.id for car in self.buy)
         return f"trade sell {sell} buy {buy}"
 
 
@@ -240,8 +241,9 @@ Action = Union[
 ]
 
 
-def parse_action(text: str) -> Action:
-    """Read an action from its notation; raises :class:`NotationError`."""
+def parse_action(text: str, cars: CarSet) -> Action:
+    """Read an action from its notation, its car words being ids of ``cars``;
+    raises :class:`NotationError`."""
     words = text.split()
     if not words:
         raise NotationError("empty action")
@@ -251,16 +253,16 @@ def parse_action(text: str) -> Action:
     except KeyError:
         raise NotationError(f"unknown action {verb!r} in {text!r}") from None
     try:
-        return parse(args)
+        return parse(args, cars)
     except ValueError as exc:
         raise NotationError(f"cannot read {text!r}: {exc}") from None
 
 
-_Parser = Callable[[list[str]], Action]
+_Parser = Callable[[list[str], CarSet], Action]
 
 
 def _nothing(cls: Callable[[], Action]) -> _Parser:
-    def parse(args: list[str]) -> Action:
+    def parse(args: list[str], cars: CarSet) -> Action:
         if args:
             raise ValueError("takes no arguments")
         return cls()
@@ -268,17 +270,23 @@ def _nothing(cls: Callable[[], Action]) -> _Parser:
     return parse
 
 
-def _one(cls: Callable[[Any], Action], convert: Callable[[str], object]) -> _Parser:
-    def parse(args: list[str]) -> Action:
+def _one(cls: Callable[[Any], Action], convert: Callable[[CarSet, str], object]) -> _Parser:
+    """One argument: a whole number (``convert`` is :func:`_whole`) or a car (:meth:`CarSet.parse`)."""
+
+    def parse(args: list[str], cars: CarSet) -> Action:
         if len(args) != 1:
             raise ValueError("takes exactly one argument")
-        return cls(convert(args[0]))
+        return cls(convert(cars, args[0]))
 
     return parse
 
 
+def _whole(cars: CarSet, word: str) -> int:
+    return int(word)
+
+
 def _two_ints(cls: Callable[[int, int], Action]) -> _Parser:
-    def parse(args: list[str]) -> Action:
+    def parse(args: list[str], cars: CarSet) -> Action:
         if len(args) != 2:
             raise ValueError("takes two whole numbers")
         return cls(int(args[0]), int(args[1]))
@@ -287,15 +295,15 @@ def _two_ints(cls: Callable[[int, int], Action]) -> _Parser:
 
 
 def _car_then_space(cls: Callable[[Car, str], Action]) -> _Parser:
-    def parse(args: list[str]) -> Action:
+    def parse(args: list[str], cars: CarSet) -> Action:
         if len(args) != 2:
             raise ValueError("takes a colour and a space")
-        return cls(Car.parse(args[0]), args[1])
+        return cls(cars.parse(args[0]), args[1])
 
     return parse
 
 
-def _deal(args: list[str]) -> Deal:
+def _deal(args: list[str], cars: CarSet) -> Deal:
     """``deal HAND/HAND/... [offer CARDS] [box CARDS] [out CARDS]``, or ``deal hidden [offer CARDS] [box CARDS]``."""
     usage = ("expected 'deal HAND/HAND/...' (or 'deal hidden') with an optional 'offer CARDS', "
              "'box CARDS' and 'out CARDS'")
@@ -310,7 +318,7 @@ def _deal(args: list[str]) -> Deal:
     return Deal(hands, extra.get("out", ()), extra.get("box", ()), extra.get("offer", ()))
 
 
-def _pit(args: list[str]) -> Action:
+def _pit(args: list[str], cars: CarSet) -> Action:
     """``pit box N`` or ``pit discard``."""
     if len(args) == 2 and args[0] == "box":
         return TakeFromBox(int(args[1]))
@@ -319,18 +327,22 @@ def _pit(args: list[str]) -> Action:
     raise ValueError("expected 'pit box CARD' or 'pit discard'")
 
 
-def _grid(args: list[str]) -> Grid:
+def _grid(args: list[str], cars: CarSet) -> Grid:
     """``grid CAR,CAR,...``: the cars on starting spaces 1, 2, ..."""
     if len(args) != 1:
         raise ValueError("expected 'grid CAR,CAR,...' (the cars on starting spaces 1 to 6)")
-    return Grid(tuple(Car.parse(word) for word in args[0].split(",")))
+    return Grid(_car_list(args[0], cars))
 
 
-def _trade(args: list[str]) -> Trade:
+def _trade(args: list[str], cars: CarSet) -> Trade:
     """``trade sell CAR,CAR buy CAR,CAR``."""
     if len(args) != 4 or args[0] != "sell" or args[2] != "buy":
         raise ValueError("expected 'trade sell CAR,CAR buy CAR,CAR'")
-    return Trade(tuple(Car.parse(w) for w in args[1].split(",")), tuple(Car.parse(w) for w in args[3].split(",")))
+    return Trade(_car_list(args[1], cars), _car_list(args[3], cars))
+
+
+def _car_list(text: str, cars: CarSet) -> tuple[Car, ...]:
+    return tuple(cars.parse(word) for word in text.split(","))
 
 
 def _numbers(text: str) -> tuple[int, ...]:
@@ -339,23 +351,23 @@ def _numbers(text: str) -> tuple[int, ...]:
 
 _PARSERS: dict[str, _Parser] = {
     "deal": _deal,
-    "bid": _one(Bid, int),
+    "bid": _one(Bid, _whole),
     "pass": _nothing(Pass),
     "sold": _two_ints(Sold),
-    "take": _one(TakeCar, Car.parse),
-    "start": _one(PlaceCar, int),
-    "play": _one(PlayCard, int),
-    "joker": _one(ChooseJoker, Car.parse),
-    "tip": _one(Tip, Car.parse),
-    "reveal": _one(Reveal, Car.parse),
+    "take": _one(TakeCar, CarSet.parse),
+    "start": _one(PlaceCar, _whole),
+    "play": _one(PlayCard, _whole),
+    "joker": _one(ChooseJoker, CarSet.parse),
+    "tip": _one(Tip, CarSet.parse),
+    "reveal": _one(Reveal, CarSet.parse),
     "sprint": _nothing(Sprint),
     "breakdown": _nothing(Breakdown),
     "move": _car_then_space(MoveCar),
     "return": _car_then_space(ReturnCar),
     "claim": _nothing(ClaimPitStop),
     "pit": _pit,
-    "collect": _one(CollectPitStop, int),
-    "pick": _one(TakeOffer, int),
+    "collect": _one(CollectPitStop, _whole),
+    "pick": _one(TakeOffer, _whole),
     "grid": _grid,
     "trade": _trade,
 }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.track import FINISH, Track
 
 
@@ -18,17 +18,18 @@ class Waiting:
 
 
 class Board:
-    """The cars' positions on one track. Knows geometry, not turns or money."""
+    """The positions of an edition's ``cars`` on one track. Knows geometry, not turns or money."""
 
-    def __init__(self, track: Track) -> None:
+    def __init__(self, track: Track, cars: CarSet) -> None:
         self.track = track
+        self.cars = cars
         self.at: dict[Car, int] = {}
         self.occupied: set[int] = set()
         self.waiting: dict[Car, Waiting] = {}
         self.finished: list[Car] = []
 
     def copy(self) -> Board:
-        other = Board(self.track)
+        other = Board(self.track, self.cars)
         other.at = dict(self.at)
         other.occupied = set(self.occupied)
         other.waiting = dict(self.waiting)
@@ -119,7 +120,7 @@ class Board:
         """All cars in placement order: finished ones in finishing order, then the
         rest by front edge and inside lane (a waiting car counts at its space,
         behind a car on the track there)."""
-        rest = [c for c in CARS if c not in self.finished]
+        rest = [c for c in self.cars if c not in self.finished]
         rest.sort(key=self._key, reverse=True)
         return self.finished + rest
 

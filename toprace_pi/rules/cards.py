@@ -1,8 +1,10 @@
 """Speed cards, the deck, and the dealing table.
 
 A movement card lists several cars top to bottom, each with a value (1-6 or 10);
-a white car on it is a joker. The three Sprint/Breakdown cards each show a pair
-of cars. Cards are known by their number, which the deck file assigns.
+a car in the joker's colour on it is a joker. The three Sprint/Breakdown cards
+each show a pair of cars. Cards are known by their number, which the deck file
+assigns; the file also declares the edition's cars, joker and pairs
+(:func:`~toprace_pi.rules.cars.read_edition`), and the cards name cars by id.
 """
 
 from __future__ import annotations
@@ -12,14 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from toprace_pi.errors import DataError
-from toprace_pi.rules.cars import CARS, JOKER, Car
+from toprace_pi.rules.cars import Car, CarSet, Joker, read_edition
 
 VALUES = frozenset({1, 2, 3, 4, 5, 6, 10})
-SPRINT_BREAKDOWN_PAIRS = (
-    (Car.BLUE, Car.RED),
-    (Car.YELLOW, Car.BLACK),
-    (Car.PURPLE, Car.GREEN),
-)
 DECK_SIZE = 48
 
 #: Cards dealt to each player, by number of players (base game).
@@ -32,6 +29,8 @@ class MovementCard:
 
     number: int
     moves: tuple[tuple[Car | None, int], ...]
+    #: The edition's joker, for saying the card.
+    joker: Joker
     #: The cars shown on the card (the joker may not move these).
     cars: frozenset[Car] = field(init=False, repr=False, compare=False)
 
@@ -39,7 +38,7 @@ class MovementCard:
         object.__setattr__(self, "cars", frozenset(car for car, _ in self.moves if car is not None))
 
     def __str__(self) -> str:
-        parts = (f"{JOKER.capitalize() if car is None else car} {value}" for car, value in self.moves)
+        parts = (f"{self.joker if car is None else car} {value}" for car, value in self.moves)
         return f"#{self.number} " + " / ".join(parts)
 
     @property
@@ -62,11 +61,14 @@ SpeedCard = Union[MovementCard, SprintBreakdownCard]
 
 
 class Deck:
-    """The 48 speed cards of one box, by number."""
+    """The 48 speed cards of one box, by number, and the edition's ``cars``."""
 
-    def __init__(self, name: str, cards: tuple[SpeedCard, ...], *, reconstructed: bool, note: str = ""):
+    def __init__(
+        self, name: str, cards: tuple[SpeedCard, ...], *, cars: CarSet, reconstructed: bool, note: str = ""
+    ) -> None:
         self.name = name
         self.cards = cards
+        self.cars = cars
         self.reconstructed = reconstructed
         self.note = note
         self._by_number = {c.number: c for c in cards}
@@ -92,7 +94,7 @@ class Deck:
 
     def colour_totals(self) -> dict[Car, tuple[int, int]]:
         """For each car: on how many movement cards it appears, and its total value."""
-        totals = {car: (0, 0) for car in CARS}
+        totals = {car: (0, 0) for car in self.cars}
         for card in self.cards:
             if isinstance(card, MovementCard):
                 for car, value in card.moves:
@@ -119,17 +121,19 @@ class Deck:
         if not isinstance(header, Mapping) or not isinstance(header.get("name"), str):
             problems.append("[deck]: missing table with a 'name'")
             header = {"name": "?"}
+        cars = read_edition(header, problems)
         entries = header.get("cards")
         if not isinstance(entries, list):
             problems.append("[deck]: 'cards' missing or not a list")
             entries = []
-        cards = [card for n, e in enumerate(entries, 1) if (card := _card(e, n, problems))]
-        _check_composition(cards, problems)
+        cards = [card for n, e in enumerate(entries, 1) if (card := _card(e, n, cars, problems))]
+        _check_composition(cards, cars, problems)
         if problems:
             raise DataError(source, problems)
         return cls(
             header["name"],
             tuple(cards),
+            cars=cars,
             reconstructed=bool(header.get("reconstructed", False)),
             note=str(header.get("note", "")),
         )
@@ -139,7 +143,7 @@ def _table(totals: dict[Car, tuple[int, int]], column: int) -> str:
     return ", ".join(f"{car} {values[column]}" for car, values in totals.items())
 
 
-def _card(entry: object, n: int, problems: list[str]) -> SpeedCard | None:
+def _card(entry: object, n: int, cars: CarSet, problems: list[str]) -> SpeedCard | None:
     if not isinstance(entry, Mapping):
         problems.append(f"card #{n} in the list: must be a table")
         return None
@@ -152,16 +156,18 @@ def _card(entry: object, n: int, problems: list[str]) -> SpeedCard | None:
         problems.append(f"{where}: needs either 'moves' or 'sprint_breakdown'")
         return None
     if "sprint_breakdown" in entry:
-        pair = _cars(entry["sprint_breakdown"], where, problems)
-        if pair is None or tuple(pair) not in SPRINT_BREAKDOWN_PAIRS:
-            pairs = ", ".join(f"{a}-{b}" for a, b in SPRINT_BREAKDOWN_PAIRS)
-            problems.append(f"{where}: sprint_breakdown must be one of the pairs {pairs}")
+        pair = _cars(entry["sprint_breakdown"], cars, where, problems)
+        if pair is None:
+            return None
+        # Without good pairs in the edition (reported there), any two cars pass here.
+        if len(pair) != 2 or cars.pairs and tuple(pair) not in cars.pairs:
+            problems.append(f"{where}: sprint_breakdown must be one of the pairs {cars.pairs_text()}")
             return None
         return SprintBreakdownCard(number, (pair[0], pair[1]))
-    return _movement_card(number, entry["moves"], where, problems)
+    return _movement_card(number, entry["moves"], cars, where, problems)
 
 
-def _movement_card(number: int, moves: object, where: str, problems: list[str]) -> MovementCard | None:
+def _movement_card(number: int, moves: object, cars: CarSet, where: str, problems: list[str]) -> MovementCard | None:
     if not isinstance(moves, list) or not 1 <= len(moves) <= 6:
         problems.append(f"{where}: 'moves' must list 1 to 6 entries like \"red 6\"")
         return None
@@ -177,11 +183,11 @@ def _movement_card(number: int, moves: object, where: str, problems: list[str]) 
             return None
         assert value is not None
         colour = words[0].lower()
-        if colour == JOKER:
+        if colour == cars.joker.id:
             parsed.append((None, value))
             continue
         try:
-            parsed.append((Car.parse(colour), value))
+            parsed.append((cars.parse(colour), value))
         except ValueError as exc:
             problems.append(f"{where}: {exc}")
             return None
@@ -189,27 +195,26 @@ def _movement_card(number: int, moves: object, where: str, problems: list[str]) 
     if len(shown) != len(set(shown)):
         problems.append(f"{where}: a car appears twice on the card")
         return None
-    return MovementCard(number, tuple(parsed))
+    return MovementCard(number, tuple(parsed), cars.joker)
 
 
-def _cars(value: object, where: str, problems: list[str]) -> list[Car] | None:
+def _cars(value: object, cars: CarSet, where: str, problems: list[str]) -> list[Car] | None:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         problems.append(f"{where}: expected a list of colours")
         return None
     try:
-        return [Car.parse(v) for v in value]
+        return [cars.parse(v) for v in value]
     except ValueError as exc:
         problems.append(f"{where}: {exc}")
         return None
 
 
-def _check_composition(cards: list[SpeedCard], problems: list[str]) -> None:
+def _check_composition(cards: list[SpeedCard], cars: CarSet, problems: list[str]) -> None:
     numbers = [c.number for c in cards]
     for number in sorted({n for n in numbers if numbers.count(n) > 1}):
         problems.append(f"card {number}: number used twice")
     if len(cards) != DECK_SIZE:
         problems.append(f"deck: has {len(cards)} valid cards, a Top Race deck has {DECK_SIZE}")
     pairs = sorted(c.pair for c in cards if isinstance(c, SprintBreakdownCard))
-    if pairs != sorted(SPRINT_BREAKDOWN_PAIRS):
-        pairs_text = ", ".join(f"{a}-{b}" for a, b in SPRINT_BREAKDOWN_PAIRS)
-        problems.append(f"deck: needs exactly one Sprint/Breakdown card for each pair {pairs_text}")
+    if cars.pairs and pairs != sorted(cars.pairs):
+        problems.append(f"deck: needs exactly one Sprint/Breakdown card for each pair {cars.pairs_text()}")

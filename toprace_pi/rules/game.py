@@ -40,7 +40,7 @@ from toprace_pi.rules.actions import (
 from toprace_pi.rules.auction import Auction
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.cards import CARDS_PER_PLAYER, Deck, MovementCard, SprintBreakdownCard
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import (
     PRIZES,
     AuctionWon,
@@ -150,6 +150,8 @@ class Game:
         self.settings = settings
         self.track = track
         self.deck = deck
+        #: The deck's edition: its cars, joker and Sprint/Breakdown pairs.
+        self.cars = deck.cars
         self.names = settings.players
         self.players = len(settings.players)
         self.money = [START_CAPITAL] * self.players
@@ -169,7 +171,7 @@ class Game:
         self.race += 1
         self.phase = Phase.DEAL
         self.to_move: int | None = CHANCE
-        self.board = Board(self.track)
+        self.board = Board(self.track, self.cars)
         self.owner: dict[Car, int] = {}
         self._fleets: list[frozenset[Car]] = [frozenset()] * self.players
         self.hands: list[list[int]] | None = None
@@ -209,8 +211,13 @@ class Game:
         self.log.append(action)
         carry_out(action)
 
+    def parse(self, text: str) -> Action:
+        """An action from its notation, its cars named by this game's ids; raises
+        :class:`~toprace_pi.errors.NotationError`."""
+        return parse_action(text, self.cars)
+
     def apply_notation(self, text: str) -> Action:
-        action = parse_action(text)
+        action = self.parse(text)
         self.apply(action)
         return action
 
@@ -350,7 +357,7 @@ class Game:
         return self._fleets[seat]
 
     def cars_for_sale(self) -> list[Car]:
-        return [c for c in CARS if c not in self.owner]
+        return [c for c in self.cars if c not in self.owner]
 
     def _check_take(self, action: TakeCar) -> None:
         if action.car in self.owner:
@@ -515,7 +522,7 @@ class Game:
 
     def joker_choices(self) -> list[Car]:
         assert isinstance(self.card, MovementCard)
-        return [c for c in CARS if c not in self.card.cars]
+        return [c for c in self.cars if c not in self.card.cars]
 
     def _check_joker(self, action: ChooseJoker) -> None:
         assert isinstance(self.card, MovementCard)
@@ -707,23 +714,23 @@ class Game:
             "to_move": self.to_move,
             "money": list(self.money),
             "bank": self.bank,
-            "owners": {c.name.lower(): s for c, s in sorted(self.owner.items())},
-            "positions": {c.name.lower(): self.track.space_id(s) for c, s in sorted(self.board.at.items())},
-            "waiting": {c.name.lower(): self.track.space_id(w.space) for c, w in sorted(self.board.waiting.items())},
-            "finished": [c.name.lower() for c in self.board.finished],
+            "owners": {c.id: s for c, s in sorted(self.owner.items())},
+            "positions": {c.id: self.track.space_id(s) for c, s in sorted(self.board.at.items())},
+            "waiting": {c.id: self.track.space_id(w.space) for c, w in sorted(self.board.waiting.items())},
+            "finished": [c.id for c in self.board.finished],
             "hand_size": list(self.hand_size),
             "played": list(self.played),
-            "results": [[c.name.lower() for c in r.placements] for r in self.results],
+            "results": [[c.id for c in r.placements] for r in self.results],
         }
 
     @classmethod
     def replay(cls, settings: Settings, track: Track, deck: Deck, log: Sequence[Action | str]) -> Game:
-        """Rebuild a game by applying ``log`` (actions or their notation) from the start."""
+        """Rebuild a game by applying ``log`` (actions or their notation, read with the deck's cars) from the start."""
         from toprace_pi.rules.variants import new_game
 
         game = new_game(settings, track, deck)
         for entry in log:
-            game.apply(parse_action(entry) if isinstance(entry, str) else entry)
+            game.apply(game.parse(entry) if isinstance(entry, str) else entry)
         return game
 
 

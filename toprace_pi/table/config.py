@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.data import track_names
+from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, track_names
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
@@ -56,7 +56,9 @@ class HubConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
-    track: str = "speed-street"
+    track: str = DEFAULT_TRACK
+    #: The speed cards and the edition of the cars: a shipped deck or a deck file.
+    deck: str = DEFAULT_DECK
     players: tuple[str, ...] = DEFAULT_PLAYERS
     races: int = 1
     variant: str = "base"
@@ -102,7 +104,8 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     buttons = _table(data, "buttons", problems)
     hub = _hub(_table(data, "hub", problems), problems) if "hub" in data else None
     config = TableConfig(
-        track=_track(game.get("track", "speed-street"), problems),
+        track=_shipped(game, "track", track_names(), DEFAULT_TRACK, problems),
+        deck=_shipped(game, "deck", deck_names(), DEFAULT_DECK, problems),
         players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
         races=_whole(game.get("races", 1), "[game] races", 1, 99, problems),
         variant=_variant(game.get("variant", "base"), problems),
@@ -154,10 +157,12 @@ def _profile(value: object, problems: list[str]) -> str | None:
     return None
 
 
-def _track(value: object, problems: list[str]) -> str:
-    if not isinstance(value, str) or (value not in track_names() and not _is_file(value)):
-        problems.append(f"[game] track: {value!r} is neither a shipped track ({', '.join(track_names())}) nor a file")
-        return "speed-street"
+def _shipped(game: dict[str, Any], kind: str, shipped: list[str], default: str, problems: list[str]) -> str:
+    """``[game] track`` or ``deck``: a shipped one by name, or a file (read when the game starts)."""
+    value = game.get(kind, default)
+    if not isinstance(value, str) or (value not in shipped and not _is_file(value)):
+        problems.append(f"[game] {kind}: {value!r} is neither a shipped {kind} ({', '.join(shipped)}) nor a file")
+        return default
     return value
 
 

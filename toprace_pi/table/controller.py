@@ -17,6 +17,7 @@ from typing import Protocol
 
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
+from toprace_pi.hardware.tags import unknown_tag
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
 from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeFromDiscard, TakeOffer, Tip
 from toprace_pi.rules.events import (
@@ -49,7 +50,7 @@ from toprace_pi.table.journal import Journal
 
 log = logging.getLogger(__name__)
 
-#: What a tag stands for: ("card", number) or ("car", Car).
+#: What a tag stands for: ("card", number), ("car", a Car of the game's deck) or ("pit", seat).
 Identity = tuple[str, object]
 PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
 #: Phases in which a car on the card still waits for a decision.
@@ -127,24 +128,24 @@ class TableController:
     def _tag(self, event: TagLaid) -> None:
         what = self.identify(event)
         if what is None:
-            self.refuse("this tag is not enrolled: run toprace-pi enrol cards")
+            self.refuse(unknown_tag(event.record, self.game.cars))
             return
         kind, value = what
         if self.entry is not None:
             self._step(self._entry_input(self.entry, kind, value))
         elif kind == "card":
             self._card(int(value))  # type: ignore[call-overload]
-        elif kind == "car":
-            self._car(Car(value))  # type: ignore[arg-type]
+        elif isinstance(value, Car):
+            self._car(value)
         else:
             self.refuse(f"no pit stop card is asked for now: {self.prompt}")
 
     @staticmethod
     def _entry_input(entry: Entry, kind: str, value: object) -> Step:
+        if isinstance(value, Car):
+            return entry.car(value)
         number = int(value)  # type: ignore[call-overload]
-        if kind == "card":
-            return entry.card(number)
-        return entry.car(Car(number)) if kind == "car" else entry.pit(number)
+        return entry.card(number) if kind == "card" else entry.pit(number)
 
     def _card(self, number: int) -> None:
         phase = self.game.phase

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Protocol
 
 from toprace_pi.bots import make_bot
-from toprace_pi.data import load_deck, load_track
+from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.profile import load_profile
@@ -32,7 +32,7 @@ from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
 from toprace_pi.rules.actions import ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import TipRound
 from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import player_names
@@ -54,7 +54,7 @@ def card_uid(number: int) -> bytes:
 
 
 def car_uid(car: Car) -> bytes:
-    return bytes([0x04, 0xCA, 0x00, 0x00, 0x00, 0x01, int(car)])
+    return bytes([0x04, 0xCA, 0x00, 0x00, 0x00, 0x01, car.index])
 
 
 def pit_uid(seat: int) -> bytes:
@@ -64,12 +64,12 @@ def pit_uid(seat: int) -> bytes:
 
 def demo_registry(deck: Deck) -> TagRegistry:
     """The demo's box: every speed card, car token and seat's pit stop card enrolled."""
-    registry = TagRegistry()
+    registry = TagRegistry(cars=deck.cars)
     for number in deck.numbers:
         registry.add(card_uid(number), ("card", number))
     for seat in range(MAX_SEATS):
         registry.add(pit_uid(seat), ("pit", seat))
-    for car in CARS:
+    for car in deck.cars:
         registry.add(car_uid(car), ("car", car))
     return registry
 
@@ -151,23 +151,24 @@ def build_demo_table(
     *,
     races: int = 1,
     variant: str = "base",
+    deck: str = DEFAULT_DECK,
     say: Callable[[str], None] = print,
     on_frame: Callable[[list[RGB]], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     journal: Path | None = None,
     readers: Callable[[Callable[[], float]], DemoReaders] = DemoReaders.simulated,
 ) -> DemoTable:
-    """Wire the simulated devices, the controller and the view for one demo game; ``readers`` makes the
-    card readers (simulated ones by default) from the clock."""
+    """Wire the simulated devices, the controller and the view for one demo game with a shipped ``deck`` (or a
+    deck file); ``readers`` makes the card readers (simulated ones by default) from the clock."""
     from gpiozero.pins.mock import MockFactory
 
-    deck = load_deck()
+    cards = load_deck(deck)
     profile = load_profile(track.slug)
-    registry = demo_registry(deck)
+    registry = demo_registry(cards)
     dealer = random.Random(seed)
     settings = Settings(player_names(players), races=races, first_opener=seed % players, track=track.slug,
-                        variant=variant, tips_at_end=True)
-    game = new_game(settings, track, deck)
+                        deck=deck, variant=variant, tips_at_end=True)
+    game = new_game(settings, track, cards)
     if journal is not None and journal.exists():
         archive(journal)
     controller = TableController(game, identify=registry.identify, say=say, sound=SilentSound(),
@@ -202,7 +203,7 @@ class DemoPlayers:
         if isinstance(entry, SaleEntry):
             self._enter_sale(demo, entry, *self._auction_result(game))
         elif isinstance(entry, GridEntry):  # the car cards shuffled and turned up one by one
-            demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in CARS if c not in entry.cars])))
+            demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in game.cars if c not in entry.cars])))
         elif isinstance(entry, ClaimWindow):
             self._claim(demo, entry)
         elif game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
@@ -299,6 +300,7 @@ def run_demo(
     seed: int = 0,
     bots: str = "greedy",
     variant: str = "base",
+    deck: str = DEFAULT_DECK,
     pause: float = 0.4,
     colour: bool = True,
     svg_dir: Path | None = None,
@@ -308,7 +310,7 @@ def run_demo(
     """The ``toprace-pi demo`` command: a whole game, the strip drawn after every step."""
     track = load_track(track_name)
     profile = load_profile(track.slug)
-    demo = build_demo_table(track, players, seed, races=races, variant=variant, say=out, journal=journal)
+    demo = build_demo_table(track, players, seed, races=races, variant=variant, deck=deck, say=out, journal=journal)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
     frames = 0
     if svg_dir is not None:
@@ -319,7 +321,7 @@ def run_demo(
         if game.phase is not Phase.PLAY_CARD and not game.is_over:
             return
         lights = lights_by_space(profile, track, demo.strip.last)
-        out(render_track(track, colour=colour, lights=lights))
+        out(render_track(track, colour=colour, lights=lights, cars=game.cars))
         if svg_dir is not None:
             frames += 1
             (svg_dir / f"frame-{frames:04d}.svg").write_text(track_svg(track, game.board), "utf-8")

@@ -11,10 +11,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from toprace_pi.rules import Action, Car, Deal, Game, Pass, Phase, Sold
+from toprace_pi.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
 from toprace_pi.rules.actions import ClaimPitStop, Grid, Trade
 from toprace_pi.rules.auction import OPENING_BID, STEP
-from toprace_pi.rules.cars import CARS
 from toprace_pi.rules.events import money
 
 #: How long the table waits for pit stop claims after a card is played, unless
@@ -140,8 +139,9 @@ class LayoutEntry(Entry):
 @dataclass
 class GridEntry(Entry):
     """Stocks: the car cards are shuffled and turned up; each car's token is laid on
-    the reader in that order, for starting spaces 1 to 6."""
+    the reader in that order, for starting spaces 1 to 6 (one per car of the edition)."""
 
+    spaces: int
     cars: list[Car] = field(default_factory=list)
 
     @property
@@ -152,7 +152,7 @@ class GridEntry(Entry):
         if car in self.cars:
             return Refusal(f"{car} is on starting space {self.cars.index(car) + 1} already")
         self.cars.append(car)
-        return [Grid(tuple(self.cars))] if len(self.cars) == len(CARS) else None
+        return [Grid(tuple(self.cars))] if len(self.cars) == self.spaces else None
 
     def button(self, name: str) -> Step:
         if name == "pass" and self.cars:
@@ -164,16 +164,17 @@ class GridEntry(Entry):
 @dataclass
 class TradeEntry(Entry):
     """Stocks: a player's stock round, two stocks sold and two bought, each picked by
-    laying a car token or with NEXT (the next car) and OK; PASS takes a pick back."""
+    laying a car token or with NEXT (the next of ``cars``) and OK; PASS takes a pick back."""
 
     name: str
+    cars: CarSet
     picks: list[Car] = field(default_factory=list)
     cursor: int = 0
 
     @property
     def prompt(self) -> str:
         verb = "sell" if len(self.picks) < 2 else "buy"
-        return f"{self.name}: {verb} a stock: lay a car token, or NEXT/OK ({CARS[self.cursor]})"
+        return f"{self.name}: {verb} a stock: lay a car token, or NEXT/OK ({self.cars[self.cursor]})"
 
     def car(self, car: Car) -> Step:
         self.picks.append(car)
@@ -181,9 +182,9 @@ class TradeEntry(Entry):
 
     def button(self, name: str) -> Step:
         if name == "next":
-            self.cursor = (self.cursor + 1) % len(CARS)
+            self.cursor = (self.cursor + 1) % len(self.cars)
         elif name == "ok":
-            self.picks.append(CARS[self.cursor])
+            self.picks.append(self.cars[self.cursor])
             return self._done()
         elif self.picks:
             self.picks.pop()
@@ -249,9 +250,9 @@ def entry_for(game: Game, now: float, *, dealt_by_hand: bool, claim_window: floa
     if game.phase is Phase.DEAL and dealt_by_hand:
         return LayoutEntry.for_game(game)
     if game.phase is Phase.GRID:
-        return GridEntry()
+        return GridEntry(len(game.cars))
     if game.phase is Phase.TRADE:
-        return TradeEntry(game.names[game.seat])
+        return TradeEntry(game.names[game.seat], game.cars)
     if game.phase is Phase.PIT_STOP_CLAIM:
         return ClaimWindow.for_game(game, now + claim_window)
     return None

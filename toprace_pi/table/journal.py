@@ -27,8 +27,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from toprace_pi.data import load_deck
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.rules.actions import Action, parse_action
+from toprace_pi.rules.cars import CarSet
 from toprace_pi.rules.game import Game, Settings
 
 log = logging.getLogger(__name__)
@@ -226,7 +228,7 @@ def load(path: str | Path) -> Loaded:
     if not records:
         raise DataError(str(path), ["holds no game (no header)"])
     settings = _settings(records[0], str(path))
-    steps, lines_of_steps, last_input = _steps(records[1:], str(path))
+    steps, lines_of_steps, last_input = _steps(records[1:], _cars(settings, str(path)), str(path))
     loaded = Loaded(settings, steps, lines_of_steps, last_input, len(records) - 1, bool(tail),
                     sum(len(r) + 1 for r in complete))
     if tail:
@@ -298,7 +300,15 @@ def _settings_problems(fields: object) -> list[str]:
     return problems
 
 
-def _steps(records: list[dict[str, Any]], source: str) -> tuple[list[Action], list[int], int | None]:
+def _cars(settings: Settings, source: str) -> CarSet:
+    """The cars of the game's deck, which its steps name."""
+    try:
+        return load_deck(settings.deck).cars
+    except DataError as exc:
+        raise DataError(source, [f"the header's deck {settings.deck!r} cannot be loaded: {exc}"]) from None
+
+
+def _steps(records: list[dict[str, Any]], cars: CarSet, source: str) -> tuple[list[Action], list[int], int | None]:
     """The steps the records hold (undos applied), the line of each, and the last input."""
     steps: list[Action] = []
     lines: list[int] = []
@@ -311,7 +321,7 @@ def _steps(records: list[dict[str, Any]], source: str) -> tuple[list[Action], li
         else:
             texts = record["steps"] if isinstance(record.get("steps"), list) else [record.get("step")]
             try:
-                steps.extend(parse_action(str(text)) for text in texts)
+                steps.extend(parse_action(str(text), cars) for text in texts)
             except ValueError as exc:
                 raise DataError(source, [f"line {line}: {exc}; {REFUSED}"]) from None
             lines.extend([line] * len(texts))

@@ -26,7 +26,7 @@ from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry
-from toprace_pi.rules import Game, Settings
+from toprace_pi.rules import CarSet, Game, Settings
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
@@ -108,9 +108,9 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
     if path.exists():
         say(f"a new game: the old journal is kept as {archive(path)}")
     track = load_track(config.track)
-    settings = Settings(config.players, races=config.races, track=config.track, variant=config.variant,
-                        tips_at_end=True)
-    return new_game(settings, track, load_deck()), Journal.create(path, settings), 0
+    settings = Settings(config.players, races=config.races, track=config.track, deck=config.deck,
+                        variant=config.variant, tips_at_end=True)
+    return new_game(settings, track, load_deck(config.deck)), Journal.create(path, settings), 0
 
 
 def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False) -> LiveTable:
@@ -124,7 +124,7 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
         raise
     track = game.track
     profile = load_profile(config.profile_name, track=track) if config.profile else load_profile(track.slug)
-    registry = _registry(config, announcer)
+    registry = _registry(config, game.cars, announcer)
     events: queue.Queue[Event] = queue.Queue()
     closers: list[Callable[[], None]] = [lock.close, announcer.close]
     buttons = _buttons(config, events, announcer)
@@ -142,11 +142,12 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     return LiveTable(table, announcer, closers)
 
 
-def _registry(config: TableConfig, announcer: Announcer) -> TagRegistry:
+def _registry(config: TableConfig, cars: CarSet, announcer: Announcer) -> TagRegistry:
+    """The enrolled tags, their car tokens those of the game's deck (a resumed game keeps its own)."""
     if not config.registry.exists():
         announcer.say(f"no tags are enrolled yet ({config.registry}): run toprace-pi enrol cards")
-        return TagRegistry()
-    return TagRegistry.load(config.registry)
+        return TagRegistry(cars=cars)
+    return TagRegistry.load(config.registry, cars)
 
 
 def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:

@@ -44,7 +44,7 @@ def replay_journal(
             sentence = announcement(event, game.names) or event.text(game.names)
             out(f"  {sentence}")
         frame = view.frame(game, choice_for(game), 0.0)
-        out(render_track(track, colour=colour, lights=lights_by_space(view.profile, track, frame)))
+        out(render_track(track, colour=colour, lights=lights_by_space(view.profile, track, frame), cars=game.cars))
         if svg_dir is not None:
             (svg_dir / f"step-{number:04d}.svg").write_text(track_svg(track, game.board), "utf-8")
         told = len(game.events)

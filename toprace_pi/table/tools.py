@@ -26,19 +26,16 @@ BUTTON_WAIT = 15.0
 HUB_WAIT = 2.5
 
 
-def load_registry(path: Path) -> TagRegistry:
-    return TagRegistry.load(path) if path.exists() else TagRegistry()
-
-
 def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick: float = 0.02) -> TagRegistry:
-    """Walk through the deck (``kind="cards"``), the six car tokens (``"cars"``) or
-    the pit stop cards, three per seat (``"pitstops"``): each tag laid on the reader
-    is taken for the item asked for, its record written where the tag takes one,
-    and the registry saved at the end."""
-    registry = load_registry(config.registry)
+    """Walk through the configured deck (``kind="cards"``), its six car tokens
+    (``"cars"``) or the pit stop cards, three per seat (``"pitstops"``): each tag
+    laid on the reader is taken for the item asked for, its record written where
+    the tag takes one, and the registry saved at the end."""
+    deck = load_deck(config.deck)
+    registry = TagRegistry.load(config.registry, deck.cars)
     walks = {
-        "cards": lambda: Enrolment.cards(load_deck(), registry),
-        "cars": lambda: Enrolment.cars(registry),
+        "cards": lambda: Enrolment.cards(deck, registry),
+        "cars": lambda: Enrolment.cars(deck.cars, registry),
         "pitstops": lambda: Enrolment.pit_stops(len(config.players), registry),
     }
     walk = walks[kind]()

@@ -4,7 +4,7 @@ may go, a blinking cursor, the placements, and whose turn it is."""
 from __future__ import annotations
 
 from toprace_pi.hardware.profile import Profile
-from toprace_pi.render.palette import CAR_RGB, RGB
+from toprace_pi.render.palette import RGB
 from toprace_pi.rules import Breakdown, Car, ChooseJoker, Game, MoveCar, Phase, PlaceCar, ReturnCar, Sprint
 from toprace_pi.rules.track import FINISH_ID, Track
 from toprace_pi.table.choices import Choice
@@ -32,12 +32,12 @@ class TableView:
         track = game.track
         spaces: dict[str, RGB] = {}
         for car, wait in game.board.waiting.items():
-            spaces[track.space_id(wait.space)] = dim(CAR_RGB[car], GLOW)
+            spaces[track.space_id(wait.space)] = dim(car.rgb, GLOW)
         for car, space in game.board.at.items():
-            spaces[track.space_id(space)] = CAR_RGB[car]
+            spaces[track.space_id(space)] = car.rgb
         if choice is not None:
             spaces.update(self._options(game, choice, now))
-        placements = {n: CAR_RGB[car] for n, car in enumerate(game.board.finished, 1)}
+        placements = {n: car.rgb for n, car in enumerate(game.board.finished, 1)}
         seats = {game.to_move: WHITE} if game.to_move is not None and game.to_move >= 0 else {}
         return self.profile.frame_for(spaces, placements, seats)
 
@@ -77,11 +77,11 @@ def _car_of(game: Game, option: object) -> Car | None:
 
 def _colour_of(game: Game, option: object) -> RGB:
     if isinstance(option, (MoveCar, ReturnCar)):
-        return CAR_RGB[option.car]
+        return option.car.rgb
     if game.phase is Phase.PLACE_CAR:
-        return CAR_RGB[game.car_to_place]
+        return game.car_to_place.rgb
     car = _car_of(game, option)
-    return WHITE if car is None else CAR_RGB[car]
+    return WHITE if car is None else car.rgb
 
 
 def lights_by_space(profile: Profile, track: Track, frame: list[RGB]) -> dict[int, RGB]:

@@ -18,9 +18,9 @@ What changes from the base game:
   or when no car can be moved any more: no card left in the hands of the players
   still racing shows a car on the track or a joker.
 
-The sheet comes from another edition, whose joker is black and whose arrow
-cards pair other colours; with this deck the white joker and the three
-Sprint/Breakdown pairs of the rulebook apply.
+The sheet comes from an older edition, whose joker is black and whose arrow
+cards pair other colours. The rules take the joker and the pairs from the deck:
+that edition's deck is ``decks/older-edition.toml``, and any other works too.
 """
 
 from __future__ import annotations

@@ -90,7 +90,7 @@ from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules.actions import Action, Deal, Grid, PlayCard, TakeOffer, Trade
 from toprace_pi.rules.auction import Auction
 from toprace_pi.rules.cards import SprintBreakdownCard
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import EDITION_CARS, Car, CarSet
 from toprace_pi.rules.events import (
     PRIZES,
     AuctionWon,
@@ -111,36 +111,36 @@ DEAL = {2: (22, 4), 3: (15, 3), 4: (11, 4), 5: (8, 5), 6: (7, 6)}
 PITSTOP_DEAL = {2: (19, 4, 6), 3: (13, 3, 6), 4: (9, 4, 8), 5: (7, 5, 8), 6: (6, 6, 6)}
 START_STOCKS = 5
 MAX_STOCKS = 15
-TOTAL_STOCKS = len(CARS) * START_STOCKS
+TOTAL_STOCKS = EDITION_CARS * START_STOCKS
 #: Stocks sold, and bought, in each stock round.
 TRADE_SIZE = 2
 #: With two players, the offer auctions end once one player has taken this many cards.
 TWO_PLAYER_CARDS = 2
 
 
-def trade(holdings: Sequence[int], action: Trade, name: str = "the player") -> list[int]:
+def trade(holdings: list[int], action: Trade, name: str = "the player") -> list[int]:
     """The holdings (indexed by car) after ``action``, or :class:`IllegalActionError`."""
     if len(action.sell) != TRADE_SIZE or len(action.buy) != TRADE_SIZE:
         raise IllegalActionError(
             f"in a stock round {name} sells exactly {TRADE_SIZE} stocks and buys exactly {TRADE_SIZE}, so the "
             f"total stays at {TOTAL_STOCKS}; not {len(action.sell)} sold and {len(action.buy)} bought")
     after = list(holdings)
-    for car in CARS:
+    for car in sorted(set(action.sell + action.buy)):
         sold = action.sell.count(car)
         if sold > holdings[car]:
             held = f"only {holdings[car]}" if holdings[car] else "no"
             raise IllegalActionError(f"{name} holds {held} {car} stock{'s' * (holdings[car] != 1)} "
                                      f"and cannot sell {sold}")
         after[car] += action.buy.count(car) - sold
-    for car in CARS:
+    for car in sorted(set(action.buy)):
         if after[car] > MAX_STOCKS:
             raise IllegalActionError(f"{name} would hold {after[car]} {car} stocks: at most {MAX_STOCKS} of a car")
     return after
 
 
-def possible_trades(holdings: Sequence[int]) -> list[Trade]:
-    """Every legal trade for ``holdings``, in a fixed order."""
-    pairs = list(combinations_with_replacement(CARS, TRADE_SIZE))
+def possible_trades(holdings: list[int], cars: CarSet) -> list[Trade]:
+    """Every legal trade of ``cars`` for ``holdings``, in a fixed order."""
+    pairs = list(combinations_with_replacement(cars, TRADE_SIZE))
     found = []
     for sell in pairs:
         if any(sell.count(car) > holdings[car] for car in sell):
@@ -151,7 +151,7 @@ def possible_trades(holdings: Sequence[int]) -> list[Trade]:
     return found
 
 
-def stock_payout(holdings: Sequence[int], placements: Sequence[Car]) -> int:
+def stock_payout(holdings: list[int], placements: Sequence[Car]) -> int:
     """What the stocks pay: for each car, its stocks times the prize of its place."""
     return sum(PRIZES[place] * holdings[car] for place, car in enumerate(placements))
 
@@ -228,8 +228,8 @@ class StocksGame(Game):
 
     def _begin_race(self) -> None:
         super()._begin_race()
-        #: Per seat, stocks held per car (indexed by the car's value).
-        self.stocks: list[list[int]] = [[START_STOCKS] * len(CARS) for _ in range(self.players)]
+        #: Per seat, stocks held per car (indexed by the car).
+        self.stocks: list[list[int]] = [[START_STOCKS] * len(self.cars) for _ in range(self.players)]
         #: The cards still in the offer row.
         self.offer: list[int] = []
         #: The offer cards each seat took (known to be in that hand, even when hands are hidden).
@@ -334,13 +334,13 @@ class StocksGame(Game):
 
     def grid(self, rng: random.Random) -> Grid:
         """The chance action for the starting grid, shuffled with ``rng`` (not applied)."""
-        cars = list(CARS)
+        cars = list(self.cars)
         rng.shuffle(cars)
         return Grid(tuple(cars))
 
     def _check_grid(self, action: Grid) -> None:
-        if sorted(action.cars) != sorted(CARS):
-            raise IllegalActionError(f"the starting grid puts each of the {len(CARS)} cars on one starting space")
+        if sorted(action.cars) != sorted(self.cars):
+            raise IllegalActionError(f"the starting grid puts each of the {len(self.cars)} cars on one starting space")
 
     def _apply_grid(self, action: Grid) -> None:
         for start, car in enumerate(action.cars, 1):
@@ -419,15 +419,15 @@ class StocksGame(Game):
             self._begin_turn()
 
     def trade_choices(self) -> list[Trade]:
-        return possible_trades(self.stocks[self.seat])
+        return possible_trades(self.stocks[self.seat], self.cars)
 
     def holdings(self, seat: int) -> dict[Car, int]:
         """``seat``'s stocks per car."""
-        return {car: self.stocks[seat][car] for car in CARS}
+        return {car: self.stocks[seat][car] for car in self.cars}
 
     def backed_cars(self, seat: int) -> frozenset[Car]:
         """The cars ``seat`` holds at least the starting number of stocks of (for bots)."""
-        return frozenset(car for car in CARS if self.stocks[seat][car] >= START_STOCKS)
+        return frozenset(car for car in self.cars if self.stocks[seat][car] >= START_STOCKS)
 
     # --- the end -------------------------------------------------------------------------
 
@@ -458,7 +458,7 @@ class StocksGame(Game):
     def snapshot(self) -> dict[str, Any]:
         """The full state, every seat's holdings included."""
         snap = super().snapshot()
-        snap["stocks"] = [{car.name.lower(): held[car] for car in CARS} for held in self.stocks]
+        snap["stocks"] = [{car.id: held[car] for car in self.cars} for held in self.stocks]
         snap["offer"] = list(self.offer)
         snap["order"] = list(self.order)
         snap["stock_rounds"] = self.stock_rounds
@@ -472,7 +472,7 @@ class StocksGame(Game):
         snap = self.snapshot()
         del snap["stocks"]
         snap["seat"] = seat
-        snap["my_stocks"] = {car.name.lower(): self.stocks[seat][car] for car in CARS}
+        snap["my_stocks"] = {car.id: self.stocks[seat][car] for car in self.cars}
         snap["my_hand"] = None if self.hands is None else list(self.hands[seat])
         return snap
 

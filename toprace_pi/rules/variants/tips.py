@@ -23,7 +23,7 @@ from typing import Any
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.rules.actions import Action, Pass, PlayCard, Tip
 from toprace_pi.rules.cards import Deck
-from toprace_pi.rules.cars import CARS, Car
+from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import TipRound, TipsSettled
 from toprace_pi.rules.game import Game, Phase, Settings
 from toprace_pi.rules.track import Track
@@ -138,7 +138,7 @@ class TipsGame(Game):
         return self.board.has_crossed(self.track.tip_lines[round_])
 
     def _check_tip(self, action: Tip) -> None:
-        if action.car not in CARS:
+        if action.car not in self.cars:
             raise IllegalActionError(f"{action.car!r} is not a car")
 
     def _apply_tip(self, action: Tip) -> None:
@@ -182,7 +182,7 @@ class TipsGame(Game):
         self.events.append(TipsSettled(tuple(totals), tuple(self.money)))
 
     def tip_choices(self) -> list[Action]:
-        return [Tip(car) for car in CARS]
+        return [Tip(car) for car in self.cars]
 
 
 def _legal_play(game: Game) -> list[Action]:
