@@ -3,12 +3,14 @@ with a reason and a buzz and changes nothing."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from tracks import straight
 
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
-from toprace_pi.rules import Car, Game, MoveCar, Phase, PlayCard, Settings, Sold
+from toprace_pi.rules import Car, Deal, Game, MoveCar, Phase, PlayCard, Settings, Sold
 from toprace_pi.table.controller import TableController
 
 TRACK = straight(40)
@@ -175,3 +177,121 @@ def test_device_news_is_passed_on(table):
     controller, out = table
     controller.handle(DeviceStatus("discard reader", False, "the discard reader is missing: still looking"))
     assert out.said[-1] == "the discard reader is missing: still looking"
+
+
+# --- what the players hear, at the pace they play --------------------------------------------------
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def paced_table(repeat_prompt: float = 0.0):
+    out, asked, clock = Recorder(), [], Clock()
+    game = Game(Settings(NAMES[:2]), TRACK, DECK)
+    controller = TableController(game, identify=identify, say=out.say, ask=asked.append, sound=out,
+                                 clock=clock, repeat_prompt=repeat_prompt)
+    return controller, out, asked, clock
+
+
+def idle(controller, clock, seconds: float, tick: float = 0.01) -> None:
+    """The table's loop with nobody touching anything: a tick every 10 ms."""
+    for _ in range(round(seconds / tick)):
+        clock.now += tick
+        controller.tick(clock.now)
+
+
+def test_the_prompt_is_said_once_however_long_the_table_waits():
+    controller, out, asked, clock = paced_table()
+    assert asked == [controller.prompt]  # the first auction
+    idle(controller, clock, 60.0)
+    assert asked == [controller.prompt] and out.said == []  # 6,000 ticks, nothing more
+
+
+def test_a_short_press_of_next_that_means_nothing_else_says_the_prompt_again():
+    controller, out, asked, clock = paced_table()
+    race_started(controller)
+    assert controller.game.phase is Phase.PLAY_CARD and controller.choice is None
+    prompts = len(asked)
+    controller.handle(NEXT)
+    assert asked[prompts:] == [controller.prompt] and out.sounds[-1] != "refuse"
+    controller.handle(ButtonPressed("next", held=True))
+    assert out.sounds[-1] == "refuse" and len(asked) == prompts + 1
+
+
+def test_after_a_quiet_time_set_in_the_config_the_prompt_is_said_again():
+    controller, out, asked, clock = paced_table(repeat_prompt=30.0)
+    idle(controller, clock, 29.0)
+    assert len(asked) == 1
+    idle(controller, clock, 1.5)
+    assert asked == [controller.prompt] * 2
+    clock.now += 20.0
+    controller.handle(NEXT)  # someone is at it: the next candidate is said, and the quiet time starts again
+    assert len(asked) == 3 and "Ben" in asked[-1]
+    idle(controller, clock, 29.0)
+    assert len(asked) == 3
+    idle(controller, clock, 1.5)
+    assert asked[3:] == [asked[2]]
+
+
+class RefusingJournal:
+    """A journal on a disk that refuses every write."""
+
+    records = 0
+
+    def append(self, *args, **kwargs) -> None:
+        raise OSError(28, "No space left on device")
+
+    append_undo = append
+
+
+def test_a_step_that_could_not_be_saved_keeps_the_cursor_where_it_was():
+    controller, out, asked, clock = paced_table()
+    race_started(controller)
+    controller.handle(card_tag(1))  # Red 6 / Yellow 4 / Black 2 / Blue 1
+    choice = controller.choice
+    assert choice is not None and len(choice.labels) > 1
+    controller.handle(NEXT)
+    cursor, wanted = choice.cursor, choice.current
+    controller.journal = RefusingJournal()  # type: ignore[assignment]
+    controller.handle(OK)
+    assert "it was not taken, try again" in out.said[-1]
+    assert controller.choice is choice and choice.cursor == cursor
+    controller.journal = None
+    controller.handle(OK)  # pressed again: the move the player chose, not the first option
+    assert controller.game.log[-1] == wanted
+
+
+class DealRefusingJournal(RefusingJournal):
+    """A disk that fills up just when the next race is to be dealt."""
+
+    def __init__(self) -> None:
+        self.deals = 0
+
+    def append(self, actions, **kwargs) -> None:
+        if any(isinstance(a, Deal) for a in actions):
+            self.deals += 1
+            if self.deals > 1:
+                raise OSError(28, "No space left on device")
+
+
+def test_a_deal_that_could_not_be_saved_after_a_step_was_taken_says_exactly_that():
+    out = Recorder()
+    game = Game(Settings(NAMES[:2], races=2), straight(12), DECK)
+    controller = TableController(game, identify=identify, say=out.say, sound=out,
+                                 dealer=lambda g: g.deal(random.Random(1)), journal=DealRefusingJournal())
+    while controller.game.race == 1 or controller.game.phase is not Phase.DEAL:
+        game = controller.game
+        if game.phase is Phase.PLAY_CARD:
+            controller.handle(card_tag(game.playable_cards()[0]))
+        elif game.phase is Phase.TAKE_CAR:
+            controller.handle(car_tag(game.cars_for_sale()[0]))
+        else:
+            controller.handle(OK)
+    assert controller.game.race == 2 and controller.game.results  # the race's last step was taken
+    assert out.said[-1] == ("the last step was taken, but the deal could not be saved (No space left on device): "
+                            "it is tried again at the next input")

@@ -150,6 +150,7 @@ def test_play_started_by_hand_beside_the_service_exits_at_once_with_code_2(tmp_p
         holder.close()
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert f"the table is already running (pid {os.getpid()})" in run.stderr
+    assert "the table cannot start: the table is already running" in run.stdout  # said aloud as well
     assert not journal.exists()  # the second process touched nothing
 
 

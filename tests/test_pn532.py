@@ -310,6 +310,15 @@ class TestFailures:
             with pytest.raises(ReaderError, match=f"cannot open {emulator.port}"):
                 _ = reader.firmware_version
 
+    def test_a_port_another_table_holds_is_refused_not_shared(self, emulator):
+        """Two processes reading one serial port would steal each other's answers."""
+        with make_reader(emulator.port) as first:
+            first.poll()
+            with make_reader(emulator.port) as second:
+                with pytest.raises(ReaderError, match=f"cannot open {emulator.port}.*lock"):
+                    second.poll()
+            first.poll()  # the first table reads on undisturbed
+
     def test_a_reader_plugged_back_in_is_opened_again(self, tmp_path):
         clock = FakeClock()
         port = tmp_path / "ttyPN532"  # a stable name, as a udev symlink gives

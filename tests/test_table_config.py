@@ -229,6 +229,67 @@ def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path)
     assert said[0].startswith("scan speed card #1") and said[-1].startswith("saved 48 tags")
 
 
+class GlitchingReader(ScriptedReader):
+    """A scripted box of tags whose reader fails once (a loose cable) at one point of the walk,
+    or is stopped there for good (Ctrl-C, a power cut)."""
+
+    def __init__(self, uids: list[bytes], *, fail_at: int, error: BaseException) -> None:
+        super().__init__(uids)
+        self.left_when_failing = len(self.events) - 2 * fail_at  # a laid and a lifted event per tag
+        self.error: BaseException | None = error
+
+    def poll(self):
+        if self.error is not None and len(self.events) == self.left_when_failing:
+            error = self.error
+            if isinstance(error, ReaderError):
+                self.error = None  # a glitch: the next try works
+            raise error
+        return super().poll()
+
+
+def ticking():
+    """A clock that moves on a second at each look, so the retry after a failure comes at once."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 1.0
+        return now[0]
+    return clock
+
+
+def test_a_reader_error_during_enrolment_is_said_retried_and_the_walk_goes_on(tmp_path):
+    from toprace_pi.hardware.tags import TagRegistry
+    from toprace_pi.table.tools import enrol
+
+    config = parse_config({"files": {"registry": str(tmp_path / "tags.json")}}, "test")
+    uids = [bytes([4, 0x10, 0, 0, 0, 0, n]) for n in range(1, 49)]
+    reader = GlitchingReader(uids, fail_at=40, error=ReaderError("the serial port is gone"))
+    said: list[str] = []
+    enrol("cards", config, said.append, reader=reader, tick=0, clock=ticking())
+    assert "the enrolment reader is missing: still looking" in said and "the enrolment reader is back" in said
+    assert len(TagRegistry.load(tmp_path / "tags.json", CARS)) == 48
+
+
+def test_an_interrupted_enrolment_keeps_what_was_enrolled_and_the_next_goes_on_from_there(tmp_path):
+    from toprace_pi.hardware.tags import TagRegistry
+    from toprace_pi.table.tools import enrol
+
+    config = parse_config({"files": {"registry": str(tmp_path / "tags.json")}}, "test")
+    uids = [bytes([4, 0x10, 0, 0, 0, 0, n]) for n in range(1, 49)]
+    with pytest.raises(KeyboardInterrupt):
+        enrol("cards", config, lambda _: None, reader=GlitchingReader(uids, fail_at=20, error=KeyboardInterrupt()),
+              tick=0)
+    registry = TagRegistry.load(tmp_path / "tags.json", CARS)
+    assert len(registry) == 20 and registry.get(uids[19]) == ("card", 20)
+    said: list[str] = []
+    enrol("cards", config, said.append, reader=ScriptedReader(uids[20:]), tick=0)
+    assert said[0].startswith("20 of 48 are enrolled already") and said[1].startswith("scan speed card #21")
+    assert len(TagRegistry.load(tmp_path / "tags.json", CARS)) == 48
+    said.clear()
+    enrol("cards", config, said.append, reader=ScriptedReader(uids), tick=0, again=True)  # all anew
+    assert said[0].startswith("scan speed card #1") and said[-1].startswith("saved 48 tags")
+
+
 def test_enrolling_the_car_tokens_walks_the_configured_decks_cars(tmp_path):
     from toprace_pi.hardware.tags import TagRegistry
     from toprace_pi.table.tools import enrol

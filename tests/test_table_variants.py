@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, DECKS, GREEN, NAMES, PURPLE, RED, YELLOW, assert_played_with_its_edition
-from test_controller import OK, PASS, Recorder
+from test_controller import OK, PASS, UNDO, Recorder
 from tracks import straight
 
 from toprace_pi.data import load_track
@@ -142,6 +142,11 @@ class TestStocksAtTheTable:
         controller.handle(car(BLUE))
         assert game.log[-1] == Trade((PURPLE, BLACK), (BLUE, BLUE))
         assert game.stocks[seat][BLUE] == 7 and game.stocks[seat][PURPLE] == 4
+        trading = out.said[out.said.index(next(s for s in out.said if "sell a stock" in s)):]
+        assert not any(str(c) in s for s in trading for c in CARS)  # the trade stays secret
+        assert f"{game.names[seat]} has traded" in trading
+        controller.handle(UNDO)
+        assert out.said[-2] == "took back a trade"
 
     def test_a_trade_beyond_the_limits_is_refused_and_entered_again(self):
         controller, out, _ = table("stocks", players=3)
@@ -156,10 +161,12 @@ class TestStocksAtTheTable:
                 controller.handle(OK)
         seat = game.seat
         game.stocks[seat][RED], game.stocks[seat][BLUE] = 0, 10  # as after earlier rounds
-        before, steps = game.snapshot(), len(game.log)
+        before, steps, said = game.snapshot(), len(game.log), len(out.said)
         for c in (RED, GREEN, BLUE, BLUE):
             controller.handle(car(c))
-        assert out.sounds[-1] == "refuse" and any("Red" in s for s in out.said[-3:])
+        assert out.sounds[-1] == "refuse" and out.said[-1].startswith("that trade is not possible")
+        heard = " ".join(out.said[said:])  # everyone at the table hears it: no car, no holding
+        assert not any(str(c) in heard for c in CARS) and "holds" not in heard
         assert game.snapshot() == before and len(game.log) == steps
         for c in (GREEN, GREEN, BLUE, BLUE):  # entered again from the start
             controller.handle(car(c))

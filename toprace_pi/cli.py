@@ -112,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     enrol = commands.add_parser("enrol", parents=[config_option],
                                 help="enrol the tags of the speed cards, the car tokens or each seat's pit stop cards")
     enrol.add_argument("what", choices=("cards", "cars", "pitstops"))
+    enrol.add_argument("--again", action="store_true",
+                       help="walk every item anew (by default a walk goes on where an earlier one stopped)")
     enrol.set_defaults(run=_enrol)
     calibrate = commands.add_parser("calibrate", parents=[config_option], help="assign the LEDs to a track's spaces")
     calibrate.add_argument("track", help="a shipped track")
@@ -270,7 +272,7 @@ def _check_hardware(args: argparse.Namespace) -> int:
 def _enrol(args: argparse.Namespace) -> int:
     from toprace_pi.table.tools import enrol
 
-    enrol(args.what, _config(args), _tell)
+    enrol(args.what, _config(args), _tell, again=args.again)
     return 0
 
 

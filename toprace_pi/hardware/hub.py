@@ -49,7 +49,7 @@ def find_hub_port() -> str:
 def _open_serial(port: str) -> Any:
     import serial
 
-    return serial.Serial(port, BAUD_RATE, timeout=READ_TIMEOUT)
+    return serial.Serial(port, BAUD_RATE, timeout=READ_TIMEOUT, exclusive=True)  # one table per hub
 
 
 class HubReader(Device):

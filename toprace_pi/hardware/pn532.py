@@ -274,7 +274,7 @@ class Pn532Reader(Device):
         from adafruit_pn532.uart import PN532_UART
 
         try:
-            port = _UartPort(serial.Serial(self.port, BAUD_RATE, timeout=READ_TIMEOUT))
+            port = _UartPort(serial.Serial(self.port, BAUD_RATE, timeout=READ_TIMEOUT, exclusive=True))
         except (OSError, ValueError) as exc:
             raise _Trouble(f"cannot open {self.port}: {exc}", lost=True) from exc
         return _start(lambda: PN532_UART(port) if port.wake() else None, port.close)

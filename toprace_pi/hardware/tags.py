@@ -14,14 +14,14 @@ refused, with a message that says so.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Union
 
 from toprace_pi.errors import DataError
+from toprace_pi.files import write_atomically
 from toprace_pi.hardware.events import Event, TagLaid, TagLifted
 from toprace_pi.rules.cards import DECK_SIZE, Deck
 from toprace_pi.rules.cars import Car, CarSet
@@ -146,7 +146,7 @@ class TagRegistry:
 
     def save(self, path: str | Path) -> None:
         """Write the file atomically: a crash mid-write leaves the old file, never half a registry."""
-        _write_atomically(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
+        write_atomically(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
 
     @classmethod
     def load(cls, path: str | Path, cars: CarSet) -> TagRegistry:
@@ -203,25 +203,6 @@ def _entry(key: str, value: object, cars: CarSet, problems: list[str]) -> tuple[
     return (uid, identity) if identity is not None else None
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Temp file in the same folder, fsync, rename over the old file, fsync the folder."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
-
-
 # --- enrolment ----------------------------------------------------------------------------------------------------
 
 
@@ -248,6 +229,7 @@ class Enrolment:
     """
 
     def __init__(self, wanted: Sequence[Identity], *, deck: Deck | None = None, known: TagRegistry | None = None):
+        self.total = len(wanted)
         self._wanted = tuple(wanted)
         self._deck = deck
         self._known = known
@@ -271,6 +253,21 @@ class Enrolment:
 
     def __repr__(self) -> str:
         return f"<Enrolment: {len(self._enrolled)} of {len(self._wanted)} tags>"
+
+    def resume(self) -> int:
+        """Leave out what the known registry already holds (an interrupted walk goes on
+        where it stopped); returns how many items that was. Call before the first tag."""
+        assert not self._enrolled, "resume before the walk begins"
+        held = Counter(self._known.get(uid) for uid in self._known) if self._known is not None else Counter()
+        rest = []
+        for identity in self._wanted:
+            if held[identity]:
+                held[identity] -= 1
+            else:
+                rest.append(identity)
+        skipped = len(self._wanted) - len(rest)
+        self._wanted = tuple(rest)
+        return skipped
 
     @property
     def done(self) -> bool:

@@ -206,11 +206,14 @@ def _number(value: object, key: str, problems: list[str]) -> float:
 
 
 def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    unknown = set(section) - {"buzzer", "tonal", "speech"}
+    unknown = set(section) - {"buzzer", "tonal", "speech", "repeat_prompt"}
     if unknown:
         problems.append(f"[sound] unknown key(s): {', '.join(sorted(unknown))}")
     if "buzzer" in section:
         _whole(section["buzzer"], "[sound] buzzer: the GPIO of the buzzer;", 2, 27, problems)
+    if "repeat_prompt" in section:
+        _whole(section["repeat_prompt"], "[sound] repeat_prompt: seconds of quiet before the prompt is said again "
+               "(0: never);", 0, 3600, problems)
     for key in ("tonal", "speech"):
         if not isinstance(section.get(key, False), bool):
             problems.append(f"[sound] {key}: true or false")

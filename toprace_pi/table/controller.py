@@ -19,7 +19,7 @@ from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.hardware.tags import unknown_tag
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeFromDiscard, TakeOffer, Tip
+from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeFromDiscard, TakeOffer, Tip, Trade
 from toprace_pi.rules.events import (
     AuctionWon,
     BrokeDown,
@@ -67,7 +67,13 @@ class TableController:
     """Runs one game at the table. ``identify`` says what a tag stands for (or
     ``None`` for a tag not enrolled); ``say`` speaks or prints a sentence;
     ``dealer`` deals the speed cards where a machine shuffles them (the demo),
-    else the players deal by hand and the game learns the cards as they are played."""
+    else the players deal by hand and the game learns the cards as they are played.
+
+    What the table asks for (the prompt) goes to ``ask`` (by default ``say``),
+    once each time it changes: a speaker may replace a prompt not yet spoken by a
+    newer one, while news goes to ``say`` and is never dropped. A short press of
+    NEXT that means nothing else asks for the prompt again, and so does a quiet
+    time of ``repeat_prompt`` seconds without input (0: never)."""
 
     def __init__(
         self,
@@ -75,12 +81,14 @@ class TableController:
         *,
         identify: Callable[[TagLaid], Identity | None],
         say: Callable[[str], None],
+        ask: Callable[[str], None] | None = None,
         sound: Sound,
         dealer: Callable[[Game], Deal] | None = None,
         clock: Callable[[], float] = time.monotonic,
         claim_window: float = CLAIM_WINDOW,
         journal: Journal | None = None,
         inputs: int = 0,
+        repeat_prompt: float = 0.0,
     ) -> None:
         self.game = game
         self.claim_window = claim_window
@@ -92,8 +100,12 @@ class TableController:
         self.dealer = dealer
         self.identify = identify
         self.say = say
+        self.ask = ask or say
+        self.repeat_prompt = repeat_prompt
         self.sound = sound
         self.clock = clock
+        self._said_prompt: str | None = None
+        self._quiet_since = clock()
         self.choice: Choice | None = None
         self.entry: Entry | None = None
         self.refusals = 0
@@ -106,6 +118,7 @@ class TableController:
         """React to one thing that happened at the table."""
         self.inputs += 1
         self._input = _describe(event)
+        self._quiet_since = self.clock()
         if self.game.phase is Phase.DEAL and self.dealer is not None or self._deal_waits():
             self._prepare()  # a deal the disk refused before: try again first
         if isinstance(event, TagLaid):
@@ -121,9 +134,13 @@ class TableController:
         return game.phase is Phase.DEAL and self.entry is None and LayoutEntry.for_game(game).deal() is not None
 
     def tick(self, now: float) -> None:
-        """Time passes: an entry with a time limit (the pit stop claim window) may close."""
-        if self.entry is not None:
-            self._step(self.entry.tick(now))
+        """Time passes: an entry with a time limit (the pit stop claim window) may
+        close, and after a quiet time the prompt is said again."""
+        step = self.entry.tick(now) if self.entry is not None else None
+        if step is not None:
+            self._step(step)
+        elif self.repeat_prompt and now - self._quiet_since >= self.repeat_prompt and not self.game.is_over:
+            self._say_prompt(again=True)
 
     def _tag(self, event: TagLaid) -> None:
         what = self.identify(event)
@@ -185,7 +202,11 @@ class TableController:
         if event.button == "undo":
             self.undo() if event.held else self.refuse("hold UNDO to take back the last step")
         elif self.entry is not None:
-            self._step(self.entry.button(event.button))
+            step = self.entry.button(event.button)
+            if isinstance(step, Refusal) and event.button == "next" and not event.held:
+                self._say_prompt(again=True)  # NEXT means nothing else here: the player asks what is wanted
+            else:
+                self._step(step)
         elif self.choice is not None and event.button in ("next", "ok"):
             if event.button == "next":
                 self.choice.next()
@@ -193,6 +214,8 @@ class TableController:
                 self._apply(self.choice.current)
         elif event.button == "pass" and Pass() in self.game.legal_actions():
             self._apply(Pass())
+        elif event.button == "next" and not event.held:
+            self._say_prompt(again=True)
         else:
             self.refuse(f"{event.button.upper()} means nothing now: {self.prompt}")
 
@@ -200,7 +223,7 @@ class TableController:
         if isinstance(step, Refusal):
             self.refuse(step.reason)
         elif step is None:
-            self.say(self.prompt)  # one part entered: say what comes next
+            self._say_prompt()  # one part entered: say what comes next
         else:
             self._apply_all(step)
 
@@ -214,16 +237,19 @@ class TableController:
         game when there are several), made durable together, then applied."""
         try:
             self._commit(actions)
-        except IllegalActionError as exc:
-            self.refuse(str(exc))
-            self._prepare(quiet=True)
-            return
-        except OSError as exc:
-            self.refuse(self._unsaved(exc))
-            self._prepare(quiet=True)
+        except (IllegalActionError, OSError) as exc:
+            self.refuse(self._unsaved(exc) if isinstance(exc, OSError) else self._refusal(exc))
+            if self.choice is None:
+                self._prepare(quiet=True)  # an entry starts again; a NEXT/OK choice keeps its cursor
             return
         self.sound.confirm()
         self._prepare()
+
+    def _refusal(self, exc: IllegalActionError) -> str:
+        """The engine's reason, unless it would tell a secret (a player's holdings)."""
+        if self.entry is not None and self.entry.secret:
+            return self.entry.refused
+        return str(exc)
 
     def _commit(self, actions: list[Action], *, automatic: bool = False) -> None:
         """Check ``actions``, make them durable in the journal, then take them: a step
@@ -260,7 +286,7 @@ class TableController:
         last = game.log[-1]
         self.game = type(game).replay(game.settings, game.track, game.deck, game.log[:-1])
         self._told = len(self.game.events)
-        self.say(f"took back: {last}")
+        self.say("took back a trade" if isinstance(last, Trade) else f"took back: {last}")  # a trade is secret
         self._prepare()
 
     def _prepare(self, *, quiet: bool = False) -> None:
@@ -273,13 +299,15 @@ class TableController:
                 try:
                     self._commit([deal], automatic=True)  # a deal follows the race's end, not an input
                 except OSError as exc:  # tried again with the next input
-                    self.refuse(self._unsaved(exc))
+                    taken = "the last step was taken, but " if game.log else ""
+                    self.refuse(f"{taken}the deal could not be saved ({exc.strerror or exc}): "
+                                "it is tried again at the next input")
                     self.entry = self.choice = None
                     return
         self.entry = entry_for(game, self.clock(), dealt_by_hand=self.dealer is None, claim_window=self.claim_window)
         self.choice = None if self.entry is not None else choice_for(game)
         if not game.is_over and not quiet:
-            self.say(self.prompt)
+            self._say_prompt(again=True)  # a new decision, even if in the same words as the last
 
     def refuse(self, reason: str) -> None:
         self.refusals += 1
@@ -288,6 +316,14 @@ class TableController:
         self.say(reason)
 
     # --- saying things -------------------------------------------------------------
+
+    def _say_prompt(self, *, again: bool = False) -> None:
+        """Say what the table waits for, if it changed since it was last said (or ``again``)."""
+        prompt = self.prompt
+        if again or prompt != self._said_prompt:
+            self._said_prompt = prompt
+            self.ask(prompt)
+        self._quiet_since = self.clock()
 
     @property
     def prompt(self) -> str:

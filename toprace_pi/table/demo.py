@@ -153,13 +153,15 @@ def build_demo_table(
     variant: str = "base",
     deck: str = DEFAULT_DECK,
     say: Callable[[str], None] = print,
+    ask: Callable[[str], None] | None = None,
     on_frame: Callable[[list[RGB]], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     journal: Path | None = None,
     readers: Callable[[Callable[[], float]], DemoReaders] = DemoReaders.simulated,
 ) -> DemoTable:
     """Wire the simulated devices, the controller and the view for one demo game with a shipped ``deck`` (or a
-    deck file); ``readers`` makes the card readers (simulated ones by default) from the clock."""
+    deck file); ``readers`` makes the card readers (simulated ones by default) from the clock. News goes to
+    ``say``, prompts to ``ask`` (by default ``say`` too)."""
     from gpiozero.pins.mock import MockFactory
 
     cards = load_deck(deck)
@@ -171,7 +173,7 @@ def build_demo_table(
     game = new_game(settings, track, cards)
     if journal is not None and journal.exists():
         archive(journal)
-    controller = TableController(game, identify=registry.identify, say=say, sound=SilentSound(),
+    controller = TableController(game, identify=registry.identify, say=say, ask=ask, sound=SilentSound(),
                                  dealer=lambda g: g.deal(dealer), clock=clock,
                                  journal=None if journal is None else Journal.create(journal, settings))
     factory = MockFactory()

@@ -53,6 +53,11 @@ class Entry(ABC):
     def tick(self, now: float) -> Step:
         return None
 
+    #: Whether what is entered here is a player's secret: the table then never says
+    #: what was picked, and a refusal says only :attr:`refused`, the rule itself.
+    secret = False
+    refused = "that is not possible"
+
 
 @dataclass
 class SaleEntry(Entry):
@@ -170,11 +175,14 @@ class TradeEntry(Entry):
     cars: CarSet
     picks: list[Car] = field(default_factory=list)
     cursor: int = 0
+    secret = True
+    refused = "that trade is not possible: each car's stocks stay within 0 to 15; enter the trade again"
 
     @property
     def prompt(self) -> str:
+        """Says how far the trade has got, never which cars: everyone at the table hears it."""
         verb = "sell" if len(self.picks) < 2 else "buy"
-        return f"{self.name}: {verb} a stock: lay a car token, or NEXT/OK ({self.cars[self.cursor]})"
+        return f"{self.name}: {verb} a stock ({len(self.picks) % 2 + 1} of 2): lay a car token, or NEXT/OK"
 
     def car(self, car: Car) -> Step:
         self.picks.append(car)

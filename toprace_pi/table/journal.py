@@ -29,6 +29,7 @@ from typing import Any, BinaryIO
 
 from toprace_pi.data import load_deck
 from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.files import fsync_folder, make_folder
 from toprace_pi.rules.actions import Action, parse_action
 from toprace_pi.rules.cars import CarSet
 from toprace_pi.rules.game import Game, Settings
@@ -47,28 +48,6 @@ def _line(record: dict[str, Any]) -> bytes:
     body = json.dumps(record, sort_keys=True, separators=(",", ":"))
     crc = zlib.crc32(body.encode("utf-8"))
     return json.dumps({**record, "crc": f"{crc:08x}"}, sort_keys=True, separators=(",", ":")).encode() + b"\n"
-
-
-def make_folder(folder: Path) -> None:
-    """Create ``folder`` and any missing parents, each made durable in its parent:
-    a power cut must not lose the folder that holds a journal already fsynced."""
-    missing = []
-    while not folder.exists():
-        missing.append(folder)
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    for made in reversed(missing):
-        made.mkdir(mode=0o700)
-        _fsync_folder(made.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 @dataclass
@@ -120,7 +99,7 @@ class Journal:
             with contextlib.suppress(OSError):
                 fresh.unlink(missing_ok=True)
             raise
-        _fsync_folder(path.parent)
+        fsync_folder(path.parent)
         return cls(path, open(path, "ab"), 0)  # noqa: SIM115  (kept open for appending; closed by close())
 
     @classmethod
@@ -352,5 +331,5 @@ def archive(path: str | Path) -> Path:
         target = path.with_name(f"{path.stem}-{stamp}-{n}{path.suffix}")
         n += 1
     path.rename(target)
-    _fsync_folder(path.parent)
+    fsync_folder(path.parent)
     return target

@@ -39,6 +39,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds between two rounds of polling when nothing is happening.
 TICK = 0.01
+#: How long a table that cannot start waits for the speaker to say why (seconds).
+SPEAK_BEFORE_EXIT = 15.0
 
 
 def open_reader(config: ReaderConfig) -> Callable[[], Any]:
@@ -116,11 +118,17 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
 def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False) -> LiveTable:
     """Open every device of ``config`` and the game: the one in progress, or a new one."""
     announcer = Announcer(speech=bool(config.sound.get("speech", True)))
-    lock = TableLock(config.journal)
+    try:
+        lock = TableLock(config.journal)
+    except (TopRaceError, OSError) as exc:
+        _cannot_start(announcer, exc)
+        raise
     try:
         game, journal, inputs = open_game(config, announcer.say, new=new)
-    except BaseException:
+    except BaseException as exc:
         lock.close()
+        if isinstance(exc, (TopRaceError, OSError)):
+            _cannot_start(announcer, exc)
         raise
     track = game.track
     profile = load_profile(config.profile_name, track=track) if config.profile else load_profile(track.slug)
@@ -133,13 +141,23 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     sound = _sound(config, announcer)
     closers.append(sound.close)
     closers.append(journal.close)
-    controller = TableController(game, identify=registry.identify, say=announcer.say, sound=sound,
+    controller = TableController(game, identify=registry.identify, say=announcer.say,
+                                 ask=lambda text: announcer.say(text, prompt=True), sound=sound,
+                                 repeat_prompt=float(config.sound.get("repeat_prompt", 0.0)),
                                  clock=clock, claim_window=config.claim_window, journal=journal, inputs=inputs)
     slots = reader_slots(config, clock)
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)
     return LiveTable(table, announcer, closers)
+
+
+def _cannot_start(announcer: Announcer, exc: Exception) -> None:
+    """Say aloud why the table cannot start (under systemd nobody reads the terminal);
+    the command line prints the same and exits with code 2."""
+    announcer.say(f"the table cannot start: {exc.strerror if isinstance(exc, OSError) and exc.strerror else exc}")
+    announcer.wait_idle(SPEAK_BEFORE_EXIT)
+    announcer.close()
 
 
 def _registry(config: TableConfig, cars: CarSet, announcer: Announcer) -> TagRegistry:

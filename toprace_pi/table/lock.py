@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from toprace_pi.errors import TopRaceError
-from toprace_pi.table.journal import make_folder
+from toprace_pi.files import make_folder
 
 
 class AlreadyRunning(TopRaceError):

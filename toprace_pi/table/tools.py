@@ -10,14 +10,16 @@ from typing import Any
 
 from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.files import write_atomically
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.calibrate import calibrate
-from toprace_pi.hardware.events import BUTTONS, ButtonPressed, Event
+from toprace_pi.hardware.events import BUTTONS, ButtonPressed, DeviceStatus, Event
 from toprace_pi.hardware.profile import load_profile
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import Enrolment, TagRegistry
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.live import open_hub, open_reader
+from toprace_pi.table.run import ReaderSlot
 
 Say = Callable[[str], None]
 #: Seconds the self-test waits for each button.
@@ -26,11 +28,16 @@ BUTTON_WAIT = 15.0
 HUB_WAIT = 2.5
 
 
-def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick: float = 0.02) -> TagRegistry:
+def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick: float = 0.02,
+          again: bool = False, clock: Callable[[], float] = time.monotonic) -> TagRegistry:
     """Walk through the configured deck (``kind="cards"``), its six car tokens
     (``"cars"``) or the pit stop cards, three per seat (``"pitstops"``): each tag
-    laid on the reader is taken for the item asked for, its record written where
-    the tag takes one, and the registry saved at the end."""
+    laid on the reader is taken for the item asked for and its record written
+    where the tag takes one.
+
+    The registry is saved after every tag, so an interrupted walk loses nothing
+    and the next one goes on where it stopped (``again``: walk everything anew).
+    A reader that fails is said, retried as the table retries it, and welcomed back."""
     deck = load_deck(config.deck)
     registry = TagRegistry.load(config.registry, deck.cars)
     walks = {
@@ -39,23 +46,37 @@ def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick:
         "pitstops": lambda: Enrolment.pit_stops(len(config.players), registry),
     }
     walk = walks[kind]()
-    reader = reader or _enrol_reader(kind, config)
+    skipped = 0 if again else walk.resume()
+    if skipped:
+        say(f"{skipped} of {walk.total} are enrolled already (in {config.registry}): going on from there")
+    slot = ReaderSlot("enrolment", (lambda: reader) if reader is not None else lambda: _enrol_reader(kind, config),
+                      clock)
+    try:
+        _walk(walk, slot, registry, config.registry, say, tick)
+    finally:
+        slot.close()
+    say(f"saved {len(registry)} tags to {config.registry}")
+    return registry
+
+
+def _walk(walk: Enrolment, slot: ReaderSlot, registry: TagRegistry, path: Path, say: Say, tick: float) -> None:
     say(walk.prompt)
     while not walk.done:
-        for event in reader.poll():
+        for event in slot.poll():
+            if isinstance(event, DeviceStatus):
+                say(event.message)
+                continue
             taken = len(walk.enrolled)
             answer = walk.offer(event)
             if answer:
                 say(answer)
             if len(walk.enrolled) > taken:
-                _write_record(reader, walk.enrolled[-1].record, say)
+                entry = walk.enrolled[-1]
+                registry.add(entry.uid, entry.identity)
+                registry.save(path)  # as it goes: a glitch or Ctrl-C later loses nothing
+                _write_record(slot.reader, entry.record, say)
                 say(walk.prompt)
         time.sleep(tick)
-    for entry in walk.enrolled:
-        registry.add(entry.uid, entry.identity)
-    registry.save(config.registry)
-    say(f"saved {len(registry)} tags to {config.registry}")
-    return registry
 
 
 def _enrol_reader(kind: str, config: TableConfig) -> Any:
@@ -90,7 +111,7 @@ def calibrate_board(track_name: str, config: TableConfig, buttons: Iterator[str]
         profile = calibrate(track, strip, buttons, say=say, expected=default)
     finally:
         strip.close()
-    out.write_text(profile.to_toml(), "utf-8")
+    write_atomically(out, profile.to_toml())  # a power cut mid-write keeps the old profile
     say(f"saved the profile to {out}; set [files] profile = \"{out}\" in the config to use it")
     return out
 

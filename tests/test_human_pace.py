@@ -1,0 +1,154 @@
+"""Whole games at a table played at human pace: what the players hear and see.
+
+The other table tests feed inputs as fast as the machine goes. People lay a card
+every second or two, and a speaker takes seconds to say a sentence, so speech
+falls behind the game. Here bots play whole games through the real table loop
+(readers polled, the controller's tick, gpiozero mock buttons, the LED view) with
+a fake clock: after every input the loop runs 1.5 s of 10 ms ticks. Speech goes
+through the real :class:`Announcer` queue to a speaker that takes time by that
+clock to say each sentence. The tests check that every finish, placing and
+payout is heard in order, that a prompt is heard once and never repeats while
+the table waits, and that the strip shows every car in its colour on its space.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from toprace_pi.data import load_track
+from toprace_pi.hardware.sound import Announcer
+from toprace_pi.rules import Breakdown, Sprint
+from toprace_pi.table.demo import DemoPlayers, build_demo_table
+from toprace_pi.table.view import lights_by_space
+
+#: One input every 1.5 s; the loop ticks every 10 ms, as ``play`` does.
+PACE, TICK = 1.5, 0.01
+#: The speaker's speed: about 160 words a minute.
+SECONDS_PER_CHARACTER = 0.06
+PATIENCE = 30.0  # real seconds the speaker thread may take to catch up; never reached when all is well
+
+
+class Clock:
+    """The table's clock, moved on by the test; the speaker waits on it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.moved = threading.Condition()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self.moved:
+            self.now += seconds
+            self.moved.notify_all()
+
+
+class SlowSpeaker:
+    """Speaks each sentence for as long as it would take aloud, by the table's clock."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.heard: list[tuple[float, str]] = []
+        self.stopped = False
+
+    def __call__(self, argv, text: str) -> None:
+        start = self.clock()
+        with self.clock.moved:
+            done = self.clock.moved.wait_for(
+                lambda: self.stopped or self.clock() >= start + len(text) * SECONDS_PER_CHARACTER, PATIENCE)
+        assert done, f"the table's clock stood still while {text!r} was spoken"
+        self.heard.append((start, text))
+
+    def stop(self) -> None:
+        """The test is over (or failed): end the sentence being spoken now."""
+        with self.clock.moved:
+            self.stopped = True
+            self.clock.moved.notify_all()
+
+
+@pytest.fixture
+def espeak_on_path(tmp_path, monkeypatch):
+    program = tmp_path / "espeak-ng"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
+
+
+def run_loop(demo, clock: Clock, seconds: float) -> None:
+    for _ in range(round(seconds / TICK)):
+        clock.advance(TICK)
+        demo.step()
+
+
+def play_at_human_pace(track: str, players: int, seed: int, variant: str = "base"):
+    """A whole game; returns it, the news and the prompts the table said, and what was heard."""
+    clock = Clock()
+    speaker = SlowSpeaker(clock)
+    news: list[str] = []
+    prompts: list[str] = []
+    announcer = Announcer(echo=lambda text: None, runner=speaker)
+    assert announcer.speaks
+
+    def say(text: str) -> None:
+        news.append(text)
+        announcer.say(text)
+
+    def ask(text: str) -> None:
+        prompts.append(text)
+        announcer.say(text, prompt=True)
+
+    demo = build_demo_table(load_track(track), players, seed, variant=variant, say=say, ask=ask, clock=clock)
+    bots = DemoPlayers(["greedy"] * players, seed)
+    try:
+        while not demo.controller.game.is_over:
+            bots.act(demo)
+            run_loop(demo, clock, PACE)
+            assert_the_strip_shows_the_cars(demo)
+        said = len(news) + len(prompts)
+        run_loop(demo, clock, 60.0)  # a minute of nobody touching the table
+        assert len(news) + len(prompts) == said, "the table kept talking while nobody touched it"
+        deadline = time.monotonic() + PATIENCE
+        while not announcer.wait_idle(0.001):  # let the speaker finish what it has to say
+            clock.advance(TICK)
+            assert time.monotonic() < deadline, "the speaker never caught up"
+    finally:
+        speaker.stop()
+        announcer.close()
+        demo.close()
+    return demo.controller.game, news, prompts, [text for _, text in speaker.heard], announcer.replaced
+
+
+def assert_the_strip_shows_the_cars(demo) -> None:
+    """Every car on the track is lit in its colour on its space, except where a
+    choice blinks (its options glow over what lies beneath)."""
+    game, view = demo.controller.game, demo.table.view
+    lights = lights_by_space(view.profile, game.track, demo.strip.last)
+    blinking: set[int] = set()
+    for option in demo.controller.choice.options if demo.controller.choice is not None else ():
+        if isinstance(option, (Sprint, Breakdown)):
+            blinking |= {game.board.at[c] for c in game.card.pair if c in game.board.at}
+        elif getattr(option, "car", None) in game.board.at:
+            blinking.add(game.board.at[option.car])
+    for car, space in game.board.at.items():
+        if space not in blinking:
+            assert lights[space] == car.rgb, f"{car} on {game.track.space_id(space)} is not lit in its colour"
+
+
+@pytest.mark.parametrize("track, players, seed, variant", [
+    ("speed-street", 4, 1, "base"), ("turbo-town", 3, 2, "pitstop"), ("lake-lane", 4, 3, "stocks"),
+])
+def test_at_one_input_every_one_and_a_half_seconds_every_finish_and_payout_is_heard(
+        espeak_on_path, track, players, seed, variant):
+    game, news, prompts, heard, replaced = play_at_human_pace(track, players, seed, variant)
+    assert game.is_over
+    prompt_texts = set(prompts)
+    assert [text for text in heard if text not in prompt_texts] == news  # all news heard, in order, none dropped
+    finishes = [text for text in news if " finishes " in text]
+    assert len(finishes) == 6 and any("Payouts" in text for text in news) and news[-1].startswith("Game over")
+    heard_prompts = [text for text in heard if text in prompt_texts]
+    assert len(heard_prompts) + replaced == len(prompts)  # each prompt heard, or replaced by a newer one
+    assert replaced > 0  # speech did fall behind: the pace is a test of the queue, not of an idle speaker
