@@ -93,20 +93,23 @@ def record_script(players: int, seed: int, *, races: int = 1, variant: str = "ba
 
 
 def _refused_input(demo: DemoTable, rng: random.Random) -> None:
-    """An input the table must refuse without changing the game."""
+    """An input the table must refuse, or (a card of the pile read again) ignore, without
+    changing the game."""
     game = demo.controller.game
     before, refusals = len(game.log), demo.controller.refusals
     kind = rng.choice(["stranger", "played", "short undo"])
-    # A card played in this race (not the top of a Pit Stop discard pile: that one may be taken).
-    played = [n for n in game.played if n not in getattr(game, "discard", [])[-1:]]
-    if kind == "played" and played and game.phase is Phase.PLAY_CARD:
-        demo.lay(demo.discard, card_uid(rng.choice(played)))
+    on_pile = game.discard_pile
+    if kind == "played" and on_pile and game.phase is Phase.PLAY_CARD:
+        demo.lay(demo.discard, card_uid(rng.choice(on_pile)))
+        refused = 0  # the reader sees the pile: a re-read is no input
     elif kind == "short undo":
         demo.press("undo")
+        refused = 1
     else:
         demo.lay(demo.discard, STRANGER)
+        refused = 1
     assert demo.controller.game is game and len(game.log) == before, "an odd input changed the game"
-    assert demo.controller.refusals == refusals + 1, "an odd input was not refused"
+    assert demo.controller.refusals == refusals + refused, "an odd input was not refused, or a re-read was"
 
 
 # --- running the runner, and killing it ---------------------------------------------

@@ -132,14 +132,22 @@ def test_refusals_change_nothing_and_buzz(table):
         assert game.snapshot() == before and len(game.log) == log
 
 
-def test_a_card_already_played_in_this_race_is_refused(table):
+def test_a_card_lying_on_the_pile_read_again_is_no_input(table):
+    """The discard reader sees the pile: after a missed poll, a nudge, or the top card
+    lifted off to show the one below, the card lying there is read again. Nothing
+    happens: no refusal, no buzz, no step."""
     controller, out = table
     race_started(controller)
     controller.handle(card_tag(13))
     while controller.game.phase is not Phase.PLAY_CARD:
         controller.handle(OK)
-    controller.handle(card_tag(13))
-    assert "was already played in this race" in out.said[-1] and out.sounds[-1] == "refuse"
+    controller.handle(card_tag(1))
+    while controller.game.phase is not Phase.PLAY_CARD:
+        controller.handle(OK)
+    before, said, sounds = controller.game.snapshot(), len(out.said), len(out.sounds)
+    for number in (1, 13, 1):  # the top card again; lifted, the one below; laid back
+        controller.handle(card_tag(number))
+    assert controller.game.snapshot() == before and out.said[said:] == [] and out.sounds[sounds:] == []
 
 
 def test_undo_takes_back_the_last_step_and_survives_as_a_replay(table):

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, DECKS, GREEN, NAMES, PURPLE, RED, YELLOW, assert_played_with_its_edition
-from test_controller import OK, PASS, UNDO, Recorder
+from test_controller import NEXT, OK, PASS, UNDO, Recorder
 from tracks import straight
 
 from toprace_pi.data import load_track
 from toprace_pi.hardware.events import TagLaid
 from toprace_pi.rules import Car, Deal, Phase, PlayCard, Settings
-from toprace_pi.rules.actions import ClaimPitStop, Grid, TakeFromBox, Trade
+from toprace_pi.rules.actions import ClaimPitStop, Grid, TakeFromBox, TakeFromDiscard, Trade
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
@@ -113,6 +113,29 @@ class TestPitStopAtTheTable:
         assert game.phase is Phase.PIT_STOP_CLAIM
         controller.tick(clock.now + CLAIM_WINDOW)
         assert game.phase is Phase.PLAY_CARD and game.to_move == 1 and game.discard[-1] == 20
+
+
+    def test_the_piles_top_card_read_again_is_no_pit_stop_which_is_chosen_with_next_ok(self):
+        """The reader under the pile sees its top card all the time: reading it again at
+        the next turn's start once made a pit stop for that player. Now only a
+        deliberate NEXT/OK takes it."""
+        controller, out, clock = self.started()
+        game = controller.game
+        controller.handle(card(20))
+        while game.phase is not Phase.PIT_STOP_CLAIM:
+            controller.handle(OK)
+        controller.tick(clock.now + CLAIM_WINDOW)
+        assert game.phase is Phase.PLAY_CARD and game.to_move == 1 and game.discard[-1] == 20
+        before, refusals = game.snapshot(), controller.refusals
+        for _ in range(3):
+            controller.handle(card(20))  # missed polls, a nudge: the card on the pile read again
+        assert game.snapshot() == before and controller.refusals == refusals and game.pit_stops[1] == 3
+        choice = controller.choice
+        assert choice is not None and TakeFromDiscard() in choice.options
+        while choice.current != TakeFromDiscard():
+            controller.handle(NEXT)
+        controller.handle(OK)
+        assert game.log[-1] == TakeFromDiscard() and game.pit_stops[1] == 2 and 20 not in game.discard
 
 
 class TestStocksAtTheTable:

@@ -440,6 +440,12 @@ class Game:
                 return
         self._end_race("all speed cards are played")
 
+    @property
+    def discard_pile(self) -> list[int]:
+        """Hook: the speed cards lying on the discard pile this race, bottom to top.
+        In the base game every card played stays there (the Pit Stop rule takes some off)."""
+        return self.played
+
     def playable_cards(self) -> list[int]:
         if self.hands is not None:
             return list(self.hands[self.turn])

@@ -19,7 +19,7 @@ from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.hardware.tags import unknown_tag
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeFromDiscard, TakeOffer, Tip, Trade
+from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeOffer, Tip, Trade
 from toprace_pi.rules.events import (
     AuctionWon,
     BrokeDown,
@@ -53,6 +53,8 @@ log = logging.getLogger(__name__)
 #: What a tag stands for: ("card", number), ("car", a Car of the game's deck) or ("pit", seat).
 Identity = tuple[str, object]
 PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
+#: The reader under the discard pile: speed cards are played on it.
+DISCARD_READER = "discard"
 #: Phases in which a car on the card still waits for a decision.
 MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR)
 
@@ -148,6 +150,11 @@ class TableController:
             self.refuse(unknown_tag(event.record, self.game.cars))
             return
         kind, value = what
+        if event.reader == DISCARD_READER and kind == "card" and value in self.game.discard_pile:
+            # The reader sees the pile: the card lying there read again (a missed poll, a nudge,
+            # the top card lifted off to show the one below) is no new input.
+            log.debug("speed card #%s lies on the discard pile already: read again, ignored", value)
+            return
         if self.entry is not None:
             self._step(self._entry_input(self.entry, kind, value))
         elif kind == "card":
@@ -177,12 +184,11 @@ class TableController:
 
     def _card_on_turn(self, number: int) -> Action:
         """A card laid at the start of a turn: played from the hand, or with the Pit
-        Stop rule taken from the box or off the discard pile (a pit stop)."""
-        game = self.game
-        if number in getattr(game, "box", ()):
+        Stop rule taken from the box (a pit stop). A pit stop off the discard pile
+        is never a scan (the reader sees the pile's top card all the time): it is
+        chosen with NEXT/OK."""
+        if number in getattr(self.game, "box", ()):
             return TakeFromBox(number)
-        if getattr(game, "discard", None) and game.discard[-1] == number:  # type: ignore[attr-defined]
-            return TakeFromDiscard()
         return PlayCard(number)
 
     def _car(self, car: Car) -> None:

@@ -31,7 +31,7 @@ from toprace_pi.render.palette import RGB
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
-from toprace_pi.rules.actions import ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
+from toprace_pi.rules.actions import ClaimPitStop, TakeFromBox, TakeOffer, Trade
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import TipRound
 from toprace_pi.rules.variants import new_game
@@ -221,8 +221,6 @@ class DemoPlayers:
             demo.press("pass")
         elif isinstance(action, (PlayCard, TakeFromBox, TakeOffer)):
             demo.lay(demo.discard, card_uid(action.number))
-        elif isinstance(action, TakeFromDiscard):
-            demo.lay(demo.discard, card_uid(game.discard[-1]))  # type: ignore[attr-defined]
         elif isinstance(action, (TakeCar, ChooseJoker)):
             demo.lay(demo.cars, car_uid(action.car))
         elif isinstance(action, Trade):

@@ -161,6 +161,10 @@ class PitStopGame(Game):
             return True
         return bool(self.free_pit_stops(seat) and (self.box or self.discard))
 
+    @property
+    def discard_pile(self) -> list[int]:
+        return self.discard
+
     def free_pit_stops(self, seat: int) -> int:
         """Pit stop cards of ``seat`` with no claimed card on them."""
         return self.pit_stops[seat] - len(self.pit_waiting[seat])
