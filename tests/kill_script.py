@@ -24,7 +24,7 @@ from kill_runner import build_table, encode, result_of, settings_for, settings_t
 
 from toprace_pi.data import load_deck, load_track
 from toprace_pi.hardware.events import ButtonPressed, Event
-from toprace_pi.rules import Phase
+from toprace_pi.rules import Phase, PlayCard
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.demo import DemoPlayers, DemoTable, build_demo_table, card_uid
 
@@ -78,8 +78,11 @@ def record_script(players: int, seed: int, *, races: int = 1, variant: str = "ba
             if controller.game.is_over:
                 break
             if act in hold_at:
+                taken_back = controller.game.log[-1]
                 demo.table.buttons.put(ButtonPressed("undo", held=True))
                 demo.table.step()
+                if isinstance(taken_back, PlayCard) and controller.game.log[-1] != taken_back:
+                    demo.take_top(demo.discard)  # the card goes back into the player's hand
                 undos += 1
             elif rng.random() < odd_inputs:
                 _refused_input(demo, rng)

@@ -13,6 +13,7 @@ the table waits, and that the strip shows every car in its colour on its space.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -84,8 +85,10 @@ def run_loop(demo, clock: Clock, seconds: float) -> None:
         demo.step()
 
 
-def play_at_human_pace(track: str, players: int, seed: int, variant: str = "base"):
-    """A whole game; returns it, the news and the prompts the table said, and what was heard."""
+def play_at_human_pace(track: str, players: int, seed: int, variant: str = "base", *, nudges: float = 0.0):
+    """A whole game; returns it, the news and the prompts the table said, and what was heard.
+    After an input, with chance ``nudges``, someone nudges the discard pile: the reader
+    misses it for a few polls and then reads the card lying there again."""
     clock = Clock()
     speaker = SlowSpeaker(clock)
     news: list[str] = []
@@ -103,9 +106,12 @@ def play_at_human_pace(track: str, players: int, seed: int, variant: str = "base
 
     demo = build_demo_table(load_track(track), players, seed, variant=variant, say=say, ask=ask, clock=clock)
     bots = DemoPlayers(["greedy"] * players, seed)
+    hands = random.Random(seed)
     try:
         while not demo.controller.game.is_over:
             bots.act(demo)
+            if hands.random() < nudges:
+                demo.readers.discard.nudge()
             run_loop(demo, clock, PACE)
             assert_the_strip_shows_the_cars(demo)
         said = len(news) + len(prompts)
@@ -119,6 +125,7 @@ def play_at_human_pace(track: str, players: int, seed: int, variant: str = "base
         speaker.stop()
         announcer.close()
         demo.close()
+    assert demo.controller.refusals == 0, "a bot's input, or a card of the pile read again, was refused"
     return demo.controller.game, news, prompts, [text for _, text in speaker.heard], announcer.replaced
 
 
@@ -152,3 +159,12 @@ def test_at_one_input_every_one_and_a_half_seconds_every_finish_and_payout_is_he
     heard_prompts = [text for text in heard if text in prompt_texts]
     assert len(heard_prompts) + replaced == len(prompts)  # each prompt heard, or replaced by a newer one
     assert replaced > 0  # speech did fall behind: the pace is a test of the queue, not of an idle speaker
+
+
+@pytest.mark.parametrize("variant", ["base", "pitstop", "pitstop+tips"])
+def test_cards_of_the_pile_read_again_after_nudges_change_nothing(espeak_on_path, variant):
+    """The same game with the pile nudged after half the inputs: every card lying there is
+    read again, and the game goes exactly as without (no refusal, no pit stop taken)."""
+    calm, *_ = play_at_human_pace("turbo-town", 3, 4, variant)
+    nudged, *_ = play_at_human_pace("turbo-town", 3, 4, variant, nudges=0.5)
+    assert nudged.log == calm.log and nudged.results == calm.results

@@ -16,14 +16,24 @@ from toprace_pi.hardware.presence import TagPresence
 
 
 class SimulatedReader(Device):
-    """A reader named ``name`` whose tags are laid with :meth:`lay` and taken away with :meth:`lift`."""
+    """A reader named ``name`` whose tags are laid with :meth:`lay` and taken away with :meth:`lift`.
 
-    def __init__(self, name: str) -> None:
+    With ``pile=True`` it is the reader under the discard pile: a tag laid goes on
+    top of the ones already there and :meth:`lift` takes the top one off, so the
+    one below is read again. The reader sees the top tag (a reader tuned to see
+    only the top of the pile; see hardware/README.md on what a real PN532 does
+    under a pile). :meth:`nudge` makes it miss a few polls, as a card pushed
+    aside does, after which the tag lying there is read again.
+    """
+
+    def __init__(self, name: str, *, pile: bool = False) -> None:
         self.name = name
+        self.pile = pile
         # A simulated tag is never missed, so one empty poll means it was lifted.
         self._presence = TagPresence(name, misses_to_lift=1)
-        self._lying: bytes | None = None
+        self._tags: list[bytes] = []
         self._records: dict[bytes, str] = {}
+        self._missing_polls = 0
         self._plugged = True
         self._closed = False
 
@@ -31,19 +41,34 @@ class SimulatedReader(Device):
         lying = self._lying.hex() if self._lying else "no tag"
         return f"<SimulatedReader {self.name!r}: {lying}{'' if self._plugged else ', unplugged'}>"
 
+    @property
+    def _lying(self) -> bytes | None:
+        """The tag the reader sees: the only one, or the top of the pile."""
+        return self._tags[-1] if self._tags else None
+
     def lay(self, uid: bytes, record: str | None = None) -> None:
-        """Lay the tag ``uid`` on the reader (replacing any other); ``record`` sets the text it carries.
+        """Lay the tag ``uid`` on the reader (on top of the pile, or replacing any other);
+        ``record`` sets the text it carries.
 
         Without a record the tag keeps what was written to it before, like a real tag.
         """
         self._check_open()
-        self._lying = bytes(uid)
+        if not self.pile:
+            self._tags.clear()
+        self._tags.append(bytes(uid))
         if record is not None:
-            self._records[self._lying] = record
+            self._records[bytes(uid)] = record
 
     def lift(self) -> None:
+        """Take the tag (the pile's top one) away."""
         self._check_open()
-        self._lying = None
+        if self._tags:
+            self._tags.pop()
+
+    def nudge(self, polls: int = 3) -> None:
+        """The next ``polls`` polls miss the tag lying there; then it is read again."""
+        self._check_open()
+        self._missing_polls = polls
 
     def unplug(self) -> None:
         self._check_open()
@@ -55,7 +80,11 @@ class SimulatedReader(Device):
 
     def poll(self) -> list[Event]:
         self._check_reachable()
-        events = self._presence.update(self._lying)
+        seen = self._lying
+        if self._missing_polls:
+            self._missing_polls -= 1
+            seen = None
+        events = self._presence.update(seen)
         return [replace(e, record=self._records.get(e.uid)) if isinstance(e, TagLaid) else e for e in events]
 
     def write_record(self, text: str) -> bool:

@@ -31,7 +31,7 @@ from toprace_pi.render.palette import RGB
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
-from toprace_pi.rules.actions import ClaimPitStop, TakeFromBox, TakeOffer, Trade
+from toprace_pi.rules.actions import ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import TipRound
 from toprace_pi.rules.variants import new_game
@@ -93,7 +93,7 @@ class DemoReaders:
 
     @classmethod
     def simulated(cls, clock: Callable[[], float]) -> DemoReaders:
-        discard, cars = SimulatedReader("discard"), SimulatedReader("cars")
+        discard, cars = SimulatedReader("discard", pile=True), SimulatedReader("cars")
         slots = [ReaderSlot("discard", lambda: discard, clock), ReaderSlot("cars", lambda: cars, clock)]
         return cls(discard, cars, slots)
 
@@ -125,9 +125,19 @@ class DemoTable:
         self.table.step()
 
     def lay(self, spot: TagSpot, uid: bytes) -> None:
-        """Lay a tag, let the table see it, and take it away again."""
+        """Lay a tag, let the table see it, and take it away again (on the discard pile
+        the card below then shows again)."""
+        self.leave(spot, uid)
+        spot.lift()
+        self.step()
+
+    def leave(self, spot: TagSpot, uid: bytes) -> None:
+        """Lay a tag and leave it there, as a speed card played onto the pile."""
         spot.lay(uid)
         self.step()
+
+    def take_top(self, spot: TagSpot) -> None:
+        """Take the top card off the pile (a pit stop from the discard pile)."""
         spot.lift()
         self.step()
 
@@ -219,8 +229,13 @@ class DemoPlayers:
         """Carry out one decision as a person at the table would."""
         if isinstance(action, Pass):
             demo.press("pass")
-        elif isinstance(action, (PlayCard, TakeFromBox, TakeOffer)):
-            demo.lay(demo.discard, card_uid(action.number))
+        elif isinstance(action, PlayCard):
+            demo.leave(demo.discard, card_uid(action.number))  # it stays on the pile
+        elif isinstance(action, (TakeFromBox, TakeOffer)):
+            demo.lay(demo.discard, card_uid(action.number))  # shown to the reader, then into the hand
+        elif isinstance(action, TakeFromDiscard):
+            self._pick(demo, action)
+            demo.take_top(demo.discard)
         elif isinstance(action, (TakeCar, ChooseJoker)):
             demo.lay(demo.cars, car_uid(action.car))
         elif isinstance(action, Trade):
@@ -259,6 +274,8 @@ class DemoPlayers:
                 break
             aloud.apply(choice)
         demo.press("ok")
+        if isinstance(demo.controller.game.log[-1], ClaimPitStop):
+            demo.take_top(demo.discard)  # the claimant takes the card off the pile onto their pit stop card
 
     @staticmethod
     def _enter_sale(demo: DemoTable, sale: SaleEntry, winner: int, price: int) -> None:
