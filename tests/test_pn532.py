@@ -222,6 +222,34 @@ class TestPolling:
         assert tag.user_memory == Tag(A).user_memory
 
 
+class TestAPileOfCards:
+    """The discard reader under a pile of tagged cards, through the real driver.
+
+    The emulator's anticollision picks by UID (its exact rule is assumed, see
+    ``anticollision_winner``); ``field_depth`` says how many cards of the pile the
+    field reaches. NTAG UIDs all begin with 04, so here B (04 ff ...) wins over A
+    (04 a1 ...) whenever both are in the field."""
+
+    def test_a_reader_that_reaches_only_the_top_card_sees_each_new_card_and_the_one_below_when_it_goes(self):
+        with Pn532Emulator(field_depth=1) as emulator, make_reader(emulator.port) as reader:
+            emulator.stack(Tag(B))
+            assert poll_until(reader, TagLaid)[-1] == TagLaid("discard", UID_B)
+            emulator.stack(Tag(A))  # a card that would lose the anticollision, but alone in the field
+            assert TagLaid("discard", UID_A) in poll_until(reader, TagLaid)
+            emulator.lift_top()  # taken off (a pit stop): the card below is read again
+            assert TagLaid("discard", UID_B) in poll_until(reader, TagLaid)
+            assert emulator.errors == []
+
+    def test_with_the_whole_pile_in_the_field_a_new_card_can_go_unseen(self):
+        """The risk hardware/README.md warns of: one target per poll, chosen by UID."""
+        with Pn532Emulator() as emulator, make_reader(emulator.port) as reader:
+            emulator.stack(Tag(B))
+            assert poll_until(reader, TagLaid)[-1] == TagLaid("discard", UID_B)
+            emulator.stack(Tag(A))  # played on top, but B still wins the anticollision
+            events = [e for _ in range(10) for e in reader.poll()]
+            assert events == [] and emulator.tag.uid == UID_B
+
+
 class TestFailures:
     def test_noise_before_the_ack_is_a_counted_failure_and_the_next_poll_works(self, reader, emulator):
         emulator.lay(card(A, "toprace card 2"))

@@ -12,6 +12,10 @@ LEN counts TFI..PDn, LEN + LCS = 0 and TFI + PD0 + .. + PDn + DCS = 0 (mod 256),
 TFI is D4 from the host and D5 from the PN532, whose reply code is the command
 code + 1. Every well-formed command frame is ACKed with ``00 00 FF 00 FF 00``.
 
+Tags can lie one at a time (:meth:`~Pn532Emulator.lay`) or pile up
+(:meth:`~Pn532Emulator.stack`), as speed cards on the discard pile; with several in
+the field, InListPassiveTarget finds the one anticollision selects, by UID.
+
 Like the real chip, an InListPassiveTarget with no tag in the field is ACKed and
 then left waiting (the driver never limits the retries): the answer comes when a
 tag is laid, and the host must have given up by then. A host ACK aborts the
@@ -126,7 +130,9 @@ def _uid_pages(uid: bytes) -> bytes:
 class Pn532Emulator:
     """A PN532 on a pty; open :attr:`port` with pyserial. Use as a context manager or call :meth:`close`."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, field_depth: int | None = None) -> None:
+        #: How many tags of a pile the field reaches, from the top (``None``: all of them).
+        self.field_depth = field_depth
         self._master, self._slave = os.openpty()
         # Raw from the start: a cooked pty would echo the host's bytes back before pyserial opens it.
         tty.setraw(self._slave)
@@ -136,7 +142,7 @@ class Pn532Emulator:
         self._buffer = bytearray()
         self._frames: list[bytes] = []
         self._errors: list[str] = []
-        self._tag: Tag | None = None
+        self._pile: list[Tag] = []  # bottom to top
         self._selected = False
         self._awaiting_tag = False
         self._silent = False
@@ -178,20 +184,41 @@ class Pn532Emulator:
     def tag(self) -> Tag | None:
         return self._tag
 
+    @property
+    def _tag(self) -> Tag | None:
+        """The tag an InListPassiveTarget finds: with several in the field, the one the
+        ISO 14443-3 anticollision selects (see :func:`anticollision_winner`)."""
+        in_field = self._pile if self.field_depth is None else self._pile[-self.field_depth:]
+        return anticollision_winner(in_field)
+
     # --- what the tests do -----------------------------------------------------------------------------------------
 
     def lay(self, tag: Tag) -> None:
         """Put ``tag`` in the field (replacing any other); answers an InListPassiveTarget still waiting."""
         with self._lock:
-            self._tag = tag
+            self._pile = []
+            self.stack(tag)
+
+    def stack(self, tag: Tag) -> None:
+        """Lay ``tag`` on top of the tags already there, as a card played onto the discard pile."""
+        with self._lock:
+            self._pile.append(tag)
             self._selected = False
-            if self._awaiting_tag and not self._silent:
+            if self._awaiting_tag and not self._silent and self._tag is not None:
                 self._awaiting_tag = False
                 self._send(self._target_found())
 
     def lift(self) -> None:
+        """Take every tag away."""
         with self._lock:
-            self._tag = None
+            self._pile = []
+            self._selected = False
+
+    def lift_top(self) -> None:
+        """Take the top tag of the pile away; the ones below stay."""
+        with self._lock:
+            if self._pile:
+                self._pile.pop()
             self._selected = False
 
     def garbage(self, noise: bytes, *, before: Where = "ack") -> None:
@@ -359,6 +386,20 @@ class Pn532Emulator:
 
     def _status(self, status: int, data: bytes = b"") -> bytes:
         return reply(IN_DATA_EXCHANGE + 1, bytes([status]) + data)
+
+
+def anticollision_winner(tags: list[Tag]) -> Tag | None:
+    """Which of ``tags`` answers alone at the end of ISO 14443-3 anticollision.
+
+    The reader sends the UID bits it has resolved, each byte least significant bit
+    first; where the tags' answers collide it picks a value and carries on with the
+    tags that agree. This emulator picks 1 at each collision, as many readers do;
+    what the PN532's firmware picks is NOT verified. Either way the choice goes by
+    UID, never by which tag came into the field last.
+    """
+    if not tags:
+        return None
+    return max(tags, key=lambda tag: bytes(int(f"{b:08b}"[::-1], 2) for b in tag.uid))
 
 
 def _length_problem(length: int, lcs: int) -> str:
