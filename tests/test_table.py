@@ -190,3 +190,27 @@ def test_a_card_read_by_the_real_pn532_driver_is_played_at_the_table():
         reader.close()
         assert emulator.errors == []
     table.close()
+
+
+@pytest.mark.parametrize("variant", ["base", "pitstop"])
+def test_a_match_of_races_is_played_on_the_pile_which_is_gathered_between_races(variant):
+    """Speed cards stay on the discard pile while a race lasts; at its end the players
+    take the pile off to shuffle, so no card of the last race is read in the next."""
+    said: list[str] = []
+    table = build_demo_table(load_track("lake-lane"), 3, 5, races=3, variant=variant, say=said.append)
+    pile_at_race_start: list[int] = []
+    race = 0
+
+    def note(game) -> None:
+        nonlocal race
+        if game.race != race and game.phase is not Phase.DEAL:
+            race = game.race
+            pile_at_race_start.append(len(table.readers.discard.tags))
+
+    try:
+        game = play_demo(table, DemoPlayers(["greedy"] * 3, seed=5), after_step=note)
+    finally:
+        table.close()
+    assert game.is_over and len(game.results) == 3 and table.controller.refusals == 0, said[-3:]
+    assert pile_at_race_start == [0, 0, 0]
+    assert len(table.readers.discard.tags) == table.on_pile > 0  # the last race's pile still lies there

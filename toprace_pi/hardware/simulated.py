@@ -42,6 +42,11 @@ class SimulatedReader(Device):
         return f"<SimulatedReader {self.name!r}: {lying}{'' if self._plugged else ', unplugged'}>"
 
     @property
+    def tags(self) -> tuple[bytes, ...]:
+        """The tags lying on the reader, bottom to top."""
+        return tuple(self._tags)
+
+    @property
     def _lying(self) -> bytes | None:
         """The tag the reader sees: the only one, or the top of the pile."""
         return self._tags[-1] if self._tags else None

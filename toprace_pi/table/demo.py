@@ -107,6 +107,8 @@ class DemoTable:
     buttons: TableButtons
     strip: SimulatedStrip
     pins: dict[str, object]
+    #: Speed cards lying on the discard pile, as the demo laid them.
+    on_pile: int = 0
 
     @property
     def controller(self) -> TableController:
@@ -127,18 +129,28 @@ class DemoTable:
     def lay(self, spot: TagSpot, uid: bytes) -> None:
         """Lay a tag, let the table see it, and take it away again (on the discard pile
         the card below then shows again)."""
-        self.leave(spot, uid)
+        spot.lay(uid)
+        self.step()
         spot.lift()
         self.step()
 
     def leave(self, spot: TagSpot, uid: bytes) -> None:
-        """Lay a tag and leave it there, as a speed card played onto the pile."""
+        """Lay a speed card onto the discard pile and leave it there."""
         spot.lay(uid)
+        self.on_pile += 1
         self.step()
 
     def take_top(self, spot: TagSpot) -> None:
-        """Take the top card off the pile (a pit stop from the discard pile)."""
+        """Take the top card off the pile (a pit stop from the discard pile, a claim, an undo)."""
         spot.lift()
+        self.on_pile = max(self.on_pile - 1, 0)
+        self.step()
+
+    def gather(self) -> None:
+        """The race is over: the players take the whole pile off at once, to shuffle it."""
+        for _ in range(self.on_pile):
+            self.discard.lift()
+        self.on_pile = 0
         self.step()
 
     def press(self, button: str) -> None:
@@ -207,7 +219,13 @@ class DemoPlayers:
         self._seen = 0
 
     def act(self, demo: DemoTable) -> None:
-        """Make the one input the table waits for now."""
+        """Make the one input the table waits for now; when it ends a race, gather the pile."""
+        race = demo.controller.game.race
+        self._act_once(demo)
+        if demo.controller.game.race != race:
+            demo.gather()
+
+    def _act_once(self, demo: DemoTable) -> None:
         controller = demo.controller
         game = controller.game
         self._note_tip_rounds(game)
