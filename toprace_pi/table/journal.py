@@ -31,6 +31,7 @@ from toprace_pi.data import load_deck
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.files import fsync_folder, make_folder
 from toprace_pi.rules.actions import Action, parse_action
+from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.cars import CarSet
 from toprace_pi.rules.game import Game, Settings
 
@@ -56,6 +57,8 @@ class Loaded:
 
     settings: Settings
     steps: list[Action]
+    #: The game's deck, loaded to read the steps (whose cars it names): build the game with it.
+    deck: Deck
     #: The journal line each step was read from, for messages that point at it.
     lines: list[int] = field(default_factory=list)
     last_input: int | None = None
@@ -207,8 +210,9 @@ def load(path: str | Path) -> Loaded:
     if not records:
         raise DataError(str(path), ["holds no game (no header)"])
     settings = _settings(records[0], str(path))
-    steps, lines_of_steps, last_input = _steps(records[1:], _cars(settings, str(path)), str(path))
-    loaded = Loaded(settings, steps, lines_of_steps, last_input, len(records) - 1, bool(tail),
+    deck = _deck(settings, str(path))
+    steps, lines_of_steps, last_input = _steps(records[1:], deck.cars, str(path))
+    loaded = Loaded(settings, steps, deck, lines_of_steps, last_input, len(records) - 1, bool(tail),
                     sum(len(r) + 1 for r in complete))
     if tail:
         warning = f"{path}: the last record was cut short (power lost while writing?) and is dropped"
@@ -279,10 +283,10 @@ def _settings_problems(fields: object) -> list[str]:
     return problems
 
 
-def _cars(settings: Settings, source: str) -> CarSet:
-    """The cars of the game's deck, which its steps name."""
+def _deck(settings: Settings, source: str) -> Deck:
+    """The game's deck, whose cars its steps name."""
     try:
-        return load_deck(settings.deck).cars
+        return load_deck(settings.deck)
     except DataError as exc:
         raise DataError(source, [f"the header's deck {settings.deck!r} cannot be loaded: {exc}"]) from None
 

@@ -100,7 +100,7 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
         loaded = load(path)
         for warning in loaded.warnings:
             say(warning)
-        game = new_game(loaded.settings, load_track(loaded.settings.track), load_deck(loaded.settings.deck))
+        game = new_game(loaded.settings, load_track(loaded.settings.track), loaded.deck)
         for _ in applied_steps(game, loaded, path):
             pass
         if not game.is_over:

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from toprace_pi.data import load_deck, load_track
+from toprace_pi.data import load_track
 from toprace_pi.hardware.profile import load_profile
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
@@ -33,7 +33,7 @@ def replay_journal(
         out(warning)
     settings = loaded.settings
     track = load_track(settings.track)
-    game = new_game(settings, track, load_deck(settings.deck))
+    game = new_game(settings, track, loaded.deck)
     view = TableView(load_profile(track.slug))
     if svg_dir is not None:
         svg_dir.mkdir(parents=True, exist_ok=True)
