@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 USAGE_ERROR = 2
 DEMO_JOURNAL = Path("~/.local/share/toprace-pi/demo-journal.jsonl")
+#: Seconds the demo waits after each step, so a person can follow it.
+DEMO_DELAY = 0.4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -51,6 +53,16 @@ def _positive(text: str) -> int:
     value = int(text) if text.isdigit() else 0
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, not {text!r}")
     return value
 
 
@@ -87,7 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
 
     demo = commands.add_parser("demo", parents=[game_options], help="bots play a whole game at a simulated table")
-    demo.add_argument("--fast", action="store_true", help="no pauses between steps")
+    demo.add_argument("--human", action="append", default=[], metavar="NAME",
+                      help="a seat played at the keyboard by NAME (repeat for more); the bots play the rest")
+    demo.add_argument("--delay", type=_seconds, default=DEMO_DELAY, metavar="SECONDS",
+                      help=f"the pause after each step (default {DEMO_DELAY:g}; space pauses, . steps, q quits)")
+    demo.add_argument("--fast", action="store_true", help="no pauses between steps (--delay 0)")
     demo.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
     demo.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
     demo.add_argument("--journal", type=Path, metavar="FILE", default=DEMO_JOURNAL,
@@ -230,16 +246,27 @@ def _play(args: argparse.Namespace) -> Game:
 
 def _demo(args: argparse.Namespace) -> int:
     try:
+        from toprace_pi.hardware.keyboard import TerminalKeys
         from toprace_pi.table.demo import run_demo
+        from toprace_pi.table.screen import DemoScreen
     except ImportError as exc:
         print(f"toprace-pi: the demo presses its buttons through gpiozero's mock pins ({exc}): "
               "pip install gpiozero, or run python3 dev.py demo", file=sys.stderr)
         return USAGE_ERROR
 
-    run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-             variant=_variant(args), deck=args.deck, pause=0.0 if args.fast else 0.4,
-             colour=not args.no_colour and sys.stdout.isatty(),
-             svg_dir=args.svg_dir, journal=args.journal.expanduser())
+    keys = TerminalKeys()
+    if args.human and not keys.is_terminal:
+        print("toprace-pi: --human needs a terminal to type on (standard input is not one)", file=sys.stderr)
+        return USAGE_ERROR
+    screen = DemoScreen(lambda text: print(text, end="", flush=True), live=sys.stdout.isatty())
+    try:
+        run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
+                 variant=_variant(args), deck=args.deck, delay=0.0 if args.fast else args.delay,
+                 colour=not args.no_colour and sys.stdout.isatty(), svg_dir=args.svg_dir,
+                 journal=args.journal.expanduser(), humans=args.human,
+                 keys=keys if keys.is_terminal else None, screen=screen)
+    finally:
+        keys.close()
     return 0
 
 

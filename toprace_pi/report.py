@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from toprace_pi.rules.events import (
@@ -9,6 +10,7 @@ from toprace_pi.rules.events import (
     CardPlayed,
     CarFinished,
     CarPlaced,
+    Event,
     GameEnded,
     RaceEnded,
     RaceStarted,
@@ -29,15 +31,21 @@ def text_report(game: Game, extra: dict[str, Any] | None = None) -> str:
     for event in game.events:
         if isinstance(event, _HEADLINES):
             lines.append("")
-            lines.append(event.text(names))
-        else:
-            indent = "  " if isinstance(event, (CardPlayed, AuctionWon, CarPlaced, CarFinished)) else "      "
-            lines.append(indent + event.text(names))
+        lines.append(event_line(event, names))
         if isinstance(event, RaceEnded):
             lines.extend(_race_summary(game, event))
     lines.append("")
     lines.append("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(names, game.money)))
     return "\n".join(lines)
+
+
+def event_line(event: Event, names: tuple[str, ...]) -> str:
+    """One event as a line of the report: headlines flush, a turn's card and the
+    auctions' results under them, and what the card did further in."""
+    if isinstance(event, _HEADLINES):
+        return event.text(names)
+    indent = "  " if isinstance(event, (CardPlayed, AuctionWon, CarPlaced, CarFinished)) else "      "
+    return indent + event.text(names)
 
 
 def _title(game: Game, extra: dict[str, Any]) -> str:
@@ -48,11 +56,7 @@ def _title(game: Game, extra: dict[str, Any]) -> str:
 
 
 def _race_summary(game: Game, result: RaceEnded) -> list[str]:
-    owners = _owners_by_race(game)[result.race - 1]
-    placings = ", ".join(
-        f"{ordinal(i)} {car}" + (f" ({game.names[owners[car]]})" if car in owners else "")
-        for i, car in enumerate(result.placements, 1)
-    )
+    placings = _placings(game, result.placements, _owners_by_race(game)[result.race - 1])
     payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(game.names, result.payouts))
     return [f"  Placings: {placings}", f"  Payouts: {payouts}"]
 
@@ -101,3 +105,26 @@ def json_report(game: Game, extra: dict[str, Any] | None = None) -> dict[str, An
         "winners": [names[s] for s in game.winners()],
         "log": [str(a) for a in game.log],
     }
+
+
+def scoreboard(game: Game) -> list[str]:
+    """The standings in a few lines: the race and how many cards were played in it,
+    each player's money and cars, and the cars that have finished, with their owners.
+    Nothing secret (hands, tips, stocks) is in it: everyone at the table may read it."""
+    cards = 0
+    for event in game.events:
+        cards = 0 if isinstance(event, RaceStarted) else cards + isinstance(event, CardPlayed)
+    lines = [f"Race {game.race} of {game.settings.races}, {cards} cards played"]
+    width = max(len(n) for n in game.names)
+    for seat, name in enumerate(game.names):
+        cars = ", ".join(str(c) for c in sorted(game.cars_of(seat))) or "-"
+        lines.append(f"  {name:{width}}  {money(game.money[seat]):>9}  {cars}")
+    if game.board.finished:
+        lines.append("  Finished: " + _placings(game, game.board.finished, _owners_by_race(game)[-1]))
+    return lines
+
+
+def _placings(game: Game, cars: Sequence[Any], owners: dict[Any, int]) -> str:
+    """``1st Blue (Anna), 2nd Red, ...``: cars in their places, with their owners."""
+    return ", ".join(f"{ordinal(i)} {car}" + (f" ({game.names[owners[car]]})" if car in owners else "")
+                     for i, car in enumerate(cars, 1))

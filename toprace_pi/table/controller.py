@@ -75,7 +75,10 @@ class TableController:
     once each time it changes: a speaker may replace a prompt not yet spoken by a
     newer one, while news goes to ``say`` and is never dropped. A short press of
     NEXT that means nothing else asks for the prompt again, and so does a quiet
-    time of ``repeat_prompt`` seconds without input (0: never)."""
+    time of ``repeat_prompt`` seconds without input (0: never).
+
+    Each engine event goes to ``announce``; by default the events worth a sentence
+    aloud (:func:`announcement`) are said. A narrator (the demo) tells them all."""
 
     def __init__(
         self,
@@ -91,6 +94,7 @@ class TableController:
         journal: Journal | None = None,
         inputs: int = 0,
         repeat_prompt: float = 0.0,
+        announce: Callable[[GameEvent], None] | None = None,
     ) -> None:
         self.game = game
         self.claim_window = claim_window
@@ -103,6 +107,7 @@ class TableController:
         self.identify = identify
         self.say = say
         self.ask = ask or say
+        self.announce = announce or self._say_event
         self.repeat_prompt = repeat_prompt
         self.sound = sound
         self.clock = clock
@@ -355,11 +360,14 @@ class TableController:
         events = self.game.events[self._told:]
         self._told = len(self.game.events)
         for event in events:
-            sentence = announcement(event, self.game.names)
-            if sentence:
-                self.say(sentence)
+            self.announce(event)
             if isinstance(event, CarFinished):
                 self.sound.finish(event.place)
+
+    def _say_event(self, event: GameEvent) -> None:
+        sentence = announcement(event, self.game.names)
+        if sentence:
+            self.say(sentence)
 
 
 def _describe(event: Event) -> str:

@@ -13,15 +13,17 @@ from __future__ import annotations
 import queue
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from toprace_pi.bots import make_bot
 from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
+from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
+from toprace_pi.hardware.keyboard import KeySource
 from toprace_pi.hardware.profile import load_profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import SilentSound
@@ -30,22 +32,28 @@ from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry
 from toprace_pi.render.palette import RGB
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
+from toprace_pi.report import event_line, scoreboard
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
-from toprace_pi.rules.actions import ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
+from toprace_pi.rules.actions import Bid, ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
 from toprace_pi.rules.cars import Car
-from toprace_pi.rules.events import TipRound
+from toprace_pi.rules.events import Event as GameEvent
+from toprace_pi.rules.events import TipRound, money
 from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.entries import ClaimWindow, GridEntry, SaleEntry
+from toprace_pi.table.human import PAUSE, QUIT, STEP, HumanConsole, Question
 from toprace_pi.table.journal import Journal, archive
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
+from toprace_pi.table.screen import DemoScreen
 from toprace_pi.table.view import TableView, lights_by_space
 
 #: The demo's buttons on gpiozero mock pins (any free GPIO numbers would do).
 DEMO_PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
 #: A bound on one game's inputs: a table that stops making progress is a bug.
 MAX_INPUTS = 200_000
+#: Seconds between two looks at the devices while a human thinks or the demo is paused.
+IDLE_TICK = 0.02
 
 
 def card_uid(number: int) -> bytes:
@@ -107,6 +115,8 @@ class DemoTable:
     buttons: TableButtons
     strip: SimulatedStrip
     pins: dict[str, object]
+    #: The keyboard, for human seats and the demo's own keys; ``None`` when nobody types.
+    console: HumanConsole | None = None
     #: Speed cards lying on the discard pile, as the demo laid them.
     on_pile: int = 0
 
@@ -125,6 +135,14 @@ class DemoTable:
     def step(self) -> None:
         self.readers.before_step()
         self.table.step()
+
+    def idle(self) -> None:
+        """A moment passes while someone thinks: the table looks at its devices (and
+        the watcher may quit)."""
+        self.step()
+        if self.console is not None and QUIT in self.console.demo_keys:
+            raise DemoStopped
+        time.sleep(IDLE_TICK)
 
     def lay(self, spot: TagSpot, uid: bytes) -> None:
         """Lay a tag, let the table see it, and take it away again (on the discard pile
@@ -160,6 +178,8 @@ class DemoTable:
         self.step()
 
     def close(self) -> None:
+        if self.console is not None:
+            self.console.close()
         self.table.close()
         self.buttons.close()
         if self.controller.journal is not None:
@@ -180,40 +200,56 @@ def build_demo_table(
     clock: Callable[[], float] = time.monotonic,
     journal: Path | None = None,
     readers: Callable[[Callable[[], float]], DemoReaders] = DemoReaders.simulated,
+    names: Sequence[str] | None = None,
+    console: HumanConsole | None = None,
+    announce: Callable[[GameEvent], None] | None = None,
 ) -> DemoTable:
     """Wire the simulated devices, the controller and the view for one demo game with a shipped ``deck`` (or a
     deck file); ``readers`` makes the card readers (simulated ones by default) from the clock. News goes to
-    ``say``, prompts to ``ask`` (by default ``say`` too)."""
+    ``say``, prompts to ``ask`` (by default ``say`` too), engine events to ``announce`` (by default said as
+    the table says them). A ``console`` (the keyboard) is polled with the readers."""
     from gpiozero.pins.mock import MockFactory
 
     cards = load_deck(deck)
     profile = load_profile(track.slug)
     registry = demo_registry(cards)
     dealer = random.Random(seed)
-    settings = Settings(player_names(players), races=races, first_opener=seed % players, track=track.slug,
-                        deck=deck, variant=variant, tips_at_end=True)
+    settings = Settings(tuple(names or player_names(players)), races=races, first_opener=seed % players,
+                        track=track.slug, deck=deck, variant=variant, tips_at_end=True)
     game = new_game(settings, track, cards)
     if journal is not None and journal.exists():
         archive(journal)
     controller = TableController(game, identify=registry.identify, say=say, ask=ask, sound=SilentSound(),
-                                 dealer=lambda g: g.deal(dealer), clock=clock,
+                                 dealer=lambda g: g.deal(dealer), clock=clock, announce=announce,
                                  journal=None if journal is None else Journal.create(journal, settings))
     factory = MockFactory()
     events: queue.Queue[Event] = queue.Queue()
     buttons = TableButtons(DEMO_PINS, events, hold_time=0.5, pin_factory=factory)
     strip = SimulatedStrip(profile.led_count, keep=2, on_frame=on_frame)
     demo_readers = readers(clock)
-    table = Table(controller, TableView(profile), demo_readers.slots, StripSlot(strip), events, clock=clock)
+    slots = demo_readers.slots
+    if console is not None:
+        console.controller = controller
+        slots = [*slots, ReaderSlot(console.name, lambda: console, clock)]
+    table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
     pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
-    return DemoTable(table, demo_readers, buttons, strip, pins)
+    return DemoTable(table, demo_readers, buttons, strip, pins, console)
 
 
 class DemoPlayers:
-    """The bots at the table, one per seat: each decides like a rules bot and then
-    acts like a person, with tags and buttons."""
+    """The players at the table, one per seat: each bot decides like a rules bot and
+    then acts like a person, with tags and buttons; the ``humans`` seats decide at
+    the ``console`` (the keyboard). ``tell`` hears what is said aloud (the bids),
+    ``idle`` runs while a human thinks (the table steps on)."""
 
-    def __init__(self, kinds: list[str], seed: int) -> None:
+    def __init__(self, kinds: list[str], seed: int, *, humans: Sequence[int] = (),
+                 console: HumanConsole | None = None, tell: Callable[[str], None] = lambda _: None) -> None:
         self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+        self.humans = frozenset(humans)
+        if self.humans and console is None:
+            raise ValueError("human seats need a console")
+        self.console = console
+        self.tell = tell
         self.tips: list[list[Car]] = [[] for _ in kinds]
         self.shuffle = random.Random(seed)
         self._seen = 0
@@ -228,10 +264,10 @@ class DemoPlayers:
     def _act_once(self, demo: DemoTable) -> None:
         controller = demo.controller
         game = controller.game
-        self._note_tip_rounds(game)
+        self._note_tip_rounds(demo)
         entry = controller.entry
         if isinstance(entry, SaleEntry):
-            self._enter_sale(demo, entry, *self._auction_result(game))
+            self._enter_sale(demo, entry, *self._auction_result(demo))
         elif isinstance(entry, GridEntry):  # the car cards shuffled and turned up one by one
             demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in game.cars if c not in entry.cars])))
         elif isinstance(entry, ClaimWindow):
@@ -240,6 +276,8 @@ class DemoPlayers:
             demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
         elif game.phase is Phase.REVEAL:  # quick rules: a car card turned up at random
             demo.lay(demo.cars, car_uid(self.shuffle.choice(game.cars_for_sale())))
+        elif game.seat in self.humans:
+            self._await_human(demo)
         else:
             self._act(demo, game, self.bots[game.seat].choose(game))
 
@@ -262,35 +300,83 @@ class DemoPlayers:
         else:
             self._pick(demo, action)
 
-    def _note_tip_rounds(self, game: Game) -> None:
+    def _await_human(self, demo: DemoTable) -> None:
+        """A human seat's decision: the table steps on, reading the keyboard, until the
+        game moves on (or the human's UNDO takes a step back)."""
+        controller = demo.controller
+        game, steps = controller.game, len(controller.game.log)
+        while controller.game is game and len(game.log) == steps:
+            demo.idle()
+        if controller.game is game and game.log and isinstance(game.log[-1], PlayCard):
+            demo.on_pile += 1  # the card the human laid stays on the pile
+
+    def _note_tip_rounds(self, demo: DemoTable) -> None:
         """At each tip round every player secretly notes a tip on their marker."""
+        game = demo.controller.game
         for event in game.events[self._seen:]:
             if isinstance(event, TipRound):
                 for seat, bot in enumerate(self.bots):
-                    self.tips[seat].append(bot.tip(game))
+                    self.tips[seat].append(self._human_tip(demo, seat, event) if seat in self.humans
+                                           else bot.tip(game))
         self._seen = len(game.events)
 
-    def _auction_result(self, game: Game) -> tuple[int, int]:
-        """Hold the auction aloud: the bots bid on a copy of the game, the table
-        is told only who won and for how much."""
+    def _human_tip(self, demo: DemoTable, seat: int, event: TipRound) -> Car:
+        cars = list(demo.controller.game.cars)
+        question = Question(f"{event.text(demo.controller.game.names)}: note yours in secret", cars,
+                            [str(c) for c in cars])
+        return self._ask(demo, seat, question) or cars[0]
+
+    def _ask(self, demo: DemoTable, seat: int, question: Question, still: Callable[[], bool] = lambda: True) -> Any:
+        assert self.console is not None
+        return self.console.ask(seat, question, demo.idle, still)
+
+    def _auction_result(self, demo: DemoTable) -> tuple[int, int]:
+        """Hold the auction aloud: each player bids in turn (a bot on a copy of the game,
+        a human at the keyboard), and the table is told only who won and for how much."""
+        game = demo.controller.game
         aloud = type(game).replay(game.settings, game.track, game.deck, game.log)
         while aloud.phase is Phase.BID:
-            aloud.apply(self.bots[aloud.seat].choose(aloud))
+            seat = aloud.seat
+            action = self._human_bid(demo, aloud) if seat in self.humans else self.bots[seat].choose(aloud)
+            self.tell(f"    {aloud.names[seat]} " + (f"bids {money(action.amount)}" if isinstance(action, Bid)
+                                                       else "passes"))
+            aloud.apply(action)
         assert aloud.auction is not None and aloud.auction.winner is not None
         return aloud.auction.winner, aloud.auction.high
 
+    def _human_bid(self, demo: DemoTable, aloud: Game) -> Action:
+        legal = aloud.legal_actions()
+        bids = [a for a in legal if isinstance(a, Bid)]
+        passing = Pass() if Pass() in legal else None
+        if not bids:
+            assert passing is not None
+            return passing
+        assert aloud.auction is not None
+        high = aloud.auction.high
+        text = f"auction {aloud.auction.number}: " + (f"the bid stands at {money(high)}" if high else "no bid yet")
+        question = Question(text, bids, [f"bid {money(b.amount)}" for b in bids], passing=passing)
+        return self._ask(demo, aloud.seat, question) or bids[0]
+
     def _claim(self, demo: DemoTable, window: ClaimWindow) -> None:
-        """Each bot asked in turn decides on a copy whether it claims; the first to
-        claim lays its pit stop card, then OK closes the window."""
-        game = demo.controller.game
+        """Each player asked in turn decides (a bot on a copy, a human at the keyboard)
+        whether it claims; the first to claim lays its pit stop card, then OK closes the window."""
+        controller = demo.controller
+        game = controller.game
         aloud = type(game).replay(game.settings, game.track, game.deck, game.log)
         while aloud.phase is Phase.PIT_STOP_CLAIM:
             seat = aloud.seat
-            choice = self.bots[seat].choose(aloud)
-            if isinstance(choice, ClaimPitStop):
+            if seat in self.humans:
+                question = Question(f"pit stop? claim {game.deck[game.discard_pile[-1]]}", [True, False],
+                                    ["claim it (lay your pit stop card)", "let it go"], passing=False)
+                claims = self._ask(demo, seat, question, still=lambda: controller.entry is window)
+                if controller.entry is not window:
+                    return  # the window closed while the human thought
+            else:
+                claims = isinstance(self.bots[seat].choose(aloud), ClaimPitStop)
+            if claims:
                 demo.lay(demo.discard, pit_uid(seat))
                 break
-            aloud.apply(choice)
+            aloud.apply(Pass())
         demo.press("ok")
         if isinstance(demo.controller.game.log[-1], ClaimPitStop):
             demo.take_top(demo.discard)  # the claimant takes the card off the pile onto their pit stop card
@@ -327,6 +413,54 @@ def play_demo(demo: DemoTable, players: DemoPlayers, *, after_step: Callable[[Ga
     return demo.controller.game
 
 
+class DemoStopped(Exception):
+    """The watcher pressed the quit key."""
+
+
+class Pace:
+    """How fast the bots play: ``delay`` seconds after each step; the pause key stops
+    the game until it is pressed again, the step key lets one step through."""
+
+    def __init__(self, demo: DemoTable, delay: float) -> None:
+        self.demo = demo
+        self.delay = delay
+        self.paused = False
+
+    def wait(self) -> None:
+        console = self.demo.console
+        if console is None:
+            time.sleep(self.delay)
+            return
+        until = time.monotonic() + self.delay
+        while self.paused or time.monotonic() < until:
+            keys, console.demo_keys[:] = list(console.demo_keys), []
+            if PAUSE in keys:
+                self.paused = not self.paused
+                console.note = "paused: space goes on, . takes one step, q quits" if self.paused else ""
+                console.changed()
+            if self.paused and STEP in keys:
+                return
+            self.demo.idle()
+
+
+def seat_names(players: int, humans: Sequence[str]) -> tuple[tuple[str, ...], list[int]]:
+    """The players' names and the human seats: a human named like a default player
+    takes that seat, any other name the first seat left to the bots."""
+    names = list(player_names(players))
+    if len(humans) > players:
+        raise TopRaceError(f"{len(humans)} human players do not fit at a table of {players}")
+    seats: list[int] = []
+    for name in humans:
+        if not name or not name.isprintable() or len(name) > 20:
+            raise TopRaceError(f"a player's name is 1 to 20 printable characters, not {name!r}")
+        if name in (names[s] for s in seats):
+            raise TopRaceError(f"two human players are called {name}")
+        seat = names.index(name) if name in names else next(s for s in range(players) if s not in seats)
+        names[seat] = name
+        seats.append(seat)
+    return tuple(names), seats
+
+
 def run_demo(
     *,
     track_name: str = "speed-street",
@@ -336,37 +470,67 @@ def run_demo(
     bots: str = "greedy",
     variant: str = "base",
     deck: str = DEFAULT_DECK,
-    pause: float = 0.4,
+    delay: float = 0.4,
     colour: bool = True,
     svg_dir: Path | None = None,
     journal: Path | None = None,
-    out: Callable[[str], None] = print,
+    humans: Sequence[str] = (),
+    keys: KeySource | None = None,
+    screen: DemoScreen | None = None,
 ) -> Game:
-    """The ``toprace-pi demo`` command: a whole game, the strip drawn after every step."""
+    """The ``toprace-pi demo`` command: a whole game at a simulated table, told as it
+    happens, the board and the standings shown after every step. The ``humans`` play
+    at the keyboard ``keys``, which also pauses (space), steps (.) and quits (q)."""
     track = load_track(track_name)
     profile = load_profile(track.slug)
-    demo = build_demo_table(track, players, seed, races=races, variant=variant, deck=deck, say=out, journal=journal)
+    screen = screen or DemoScreen(lambda text: print(text, end="", flush=True), live=False)
+    names, human_seats = seat_names(players, humans)
+    if human_seats and keys is None:
+        raise TopRaceError("human players need a terminal to type on")
+    console = None if keys is None else HumanConsole(keys, load_deck(deck).cars, human_seats)
+    if journal is not None:
+        screen.news(f"the game's journal: {journal}")
+    demo = build_demo_table(track, players, seed, races=races, variant=variant, deck=deck, say=screen.news,
+                            ask=lambda _: None, journal=journal, names=names, console=console,
+                            announce=lambda event: screen.news(event_line(event, names)))
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
+    pace = Pace(demo, delay)
     frames = 0
     if svg_dir is not None:
         svg_dir.mkdir(parents=True, exist_ok=True)
+    shown_turn: tuple[int, int] | None = None
 
-    def draw(game: Game) -> None:
-        nonlocal frames
-        if game.phase is not Phase.PLAY_CARD and not game.is_over:
-            return
+    def draw() -> None:
+        nonlocal shown_turn
+        game = demo.controller.game
+        turn = (game.race, sum(isinstance(a, (PlayCard, Pass)) for a in game.log))
         lights = lights_by_space(profile, track, demo.strip.last)
-        out(render_track(track, colour=colour, lights=lights, cars=game.cars))
+        board = render_track(track, colour=colour, lights=lights, cars=game.cars, width=max(screen.width, 80))
+        screen.show(board, scoreboard(game), console.panel() if console else [],
+                    new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
+        shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn
+
+    def after_step(game: Game) -> None:
+        nonlocal frames
+        draw()
         if svg_dir is not None:
             frames += 1
             (svg_dir / f"frame-{frames:04d}.svg").write_text(track_svg(track, game.board), "utf-8")
-        time.sleep(pause)
+        pace.wait()
 
+    if console is not None:
+        console.changed = draw
+    players_at_table = DemoPlayers(kinds, seed, humans=human_seats, console=console, tell=screen.news)
     try:
-        game = play_demo(demo, DemoPlayers(kinds, seed), after_step=draw)
+        game = play_demo(demo, players_at_table, after_step=after_step)
+    except DemoStopped:
+        game = demo.controller.game
+        screen.news("the demo was stopped" + (f"; replay it with: toprace-pi replay {journal}" if journal else ""))
+        return game
     finally:
         demo.close()
-    out("Final money: " + ", ".join(f"{n} {m:,}" for n, m in zip(game.names, game.money, strict=True)))
+        screen.scroll()
+    screen.news("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(game.names, game.money, strict=True)))
     if journal is not None:
-        out(f"the game's journal: {journal} (toprace-pi replay {journal})")
+        screen.news(f"the game's journal: {journal} (toprace-pi replay {journal})")
     return game

@@ -1,0 +1,170 @@
+"""The keyboard as one more input device of the table: keys stand in for the
+buttons and for tags laid on the readers.
+
+=========================  ==============================================
+key                        stands for
+=========================  ==============================================
+``n`` ``o`` ``p``          a press of NEXT, OK, PASS
+``u`` / ``U``              a short press of UNDO / a long one (it undoes)
+a card number and Enter    that speed card laid on the discard pile
+a car's letter             its car token laid on the car reader
+                           (upper case always; lower case unless the
+                           letter is a button's: ``P`` is Purple)
+``s`` (and a seat number)  a seat's pit stop card laid on the discard pile
+=========================  ==============================================
+
+What a key stands for is made into the same events a reader or button makes,
+with the record a tag of ours carries, so the controller cannot tell a key from
+a tag and whatever works at the keyboard works at the table.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import sys
+from collections.abc import Iterator
+from contextlib import suppress
+from typing import Any, Protocol
+
+from toprace_pi.hardware import Device
+from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
+from toprace_pi.hardware.tags import MAX_SEATS, RECORD_PREFIX
+from toprace_pi.rules.cars import CarSet
+
+#: The keys of the buttons; upper case U is the long press of UNDO.
+BUTTON_KEYS = {"n": "next", "o": "ok", "p": "pass", "u": "undo"}
+HELD_UNDO = "U"
+PIT_KEY = "s"
+ENTER_KEYS = ("\r", "\n")
+ERASE_KEYS = ("\x7f", "\b")
+ESCAPE = "\x1b"
+#: The UID of every "tag" the keyboard lays: not a real NTAG UID (those start with a maker code and are 7 bytes).
+KEY_UID = b"\x00keys"
+#: The readers the keyboard's tags are laid on.
+DISCARD, CARS = "discard", "cars"
+DEVICE = "keyboard"
+
+
+class KeySource(Protocol):
+    """Where keys come from: a terminal, or a test's list."""
+
+    def read(self) -> list[str]: ...
+    def close(self) -> None: ...
+
+
+def help_text(cars: CarSet) -> str:
+    """The keys in one line, with this deck's car letters."""
+    letters = " ".join(f"{car.letter}={car.name}" for car in cars)
+    return (f"keys: n NEXT, o OK, p PASS, U UNDO (held), a card number and Enter lays that speed card, "
+            f"a car letter lays its token ({letters}), s lays a pit stop card")
+
+
+class Keyboard(Device):
+    """Turns keys from ``keys`` into table events. ``pit_seat`` is the seat whose pit
+    stop card ``s`` lays at once; without one, ``s`` waits for a seat number (1-6)."""
+
+    name = DEVICE
+
+    def __init__(self, keys: KeySource, cars: CarSet, *, pit_seat: int | None = None) -> None:
+        self.keys = keys
+        self.cars = cars
+        self.pit_seat = pit_seat
+        self.typed = ""  # digits of a card number, or "s" waiting for a seat number
+        self._by_letter = {car.letter.upper(): car for car in cars}
+
+    def poll(self) -> list[Event]:
+        return [event for key in self.keys.read() for event in self.press(key)]
+
+    def press(self, key: str) -> list[Event]:
+        """The events one key stands for (none while a number is being typed)."""
+        if self.typed.startswith(PIT_KEY):
+            return self._pit_seat_typed(key)
+        if key.isdigit():
+            self.typed += key
+            return []
+        if key in ENTER_KEYS:
+            return self._number_entered()
+        if key in ERASE_KEYS or key == ESCAPE:
+            self.typed = self.typed[:-1] if key != ESCAPE else ""
+            return []
+        self.typed = ""
+        return self._letter(key)
+
+    def _letter(self, key: str) -> list[Event]:
+        if key == HELD_UNDO:
+            return [ButtonPressed("undo", held=True)]
+        if key in BUTTON_KEYS:
+            return [ButtonPressed(BUTTON_KEYS[key])]
+        if key == PIT_KEY:
+            if self.pit_seat is not None:
+                return [_laid(DISCARD, f"pit {self.pit_seat + 1}")]
+            self.typed = PIT_KEY
+            return []
+        car = self._by_letter.get(key.upper()) if key.isalpha() else None
+        if car is not None:
+            return [_laid(CARS, f"car {car.id}")]
+        return [DeviceStatus(DEVICE, True, f"the key {key!r} means nothing; {help_text(self.cars)}")]
+
+    def _number_entered(self) -> list[Event]:
+        typed, self.typed = self.typed, ""
+        return [_laid(DISCARD, f"card {int(typed)}")] if typed else []
+
+    def _pit_seat_typed(self, key: str) -> list[Event]:
+        self.typed = ""
+        if key.isdigit() and 1 <= int(key) <= MAX_SEATS:
+            return [_laid(DISCARD, f"pit {key}")]
+        return [DeviceStatus(DEVICE, True, f"s is followed by the seat number (1-{MAX_SEATS}) of the pit stop card")]
+
+    def close(self) -> None:
+        self.keys.close()
+
+
+def _laid(reader: str, what: str) -> TagLaid:
+    return TagLaid(reader, KEY_UID, f"{RECORD_PREFIX} {what}")
+
+
+def _stdin() -> int:
+    """Standard input's file descriptor; -1 when it has none (closed, or replaced by a test runner)."""
+    try:
+        return sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both of the last two
+        return -1
+
+
+class TerminalKeys:
+    """Keys from a terminal, one at a time and without waiting for Enter (cbreak
+    mode), read without blocking; the terminal is set back as it was on close.
+    Not a terminal (a pipe, a file): nothing is read, so a piped demo plays on."""
+
+    def __init__(self, fd: int | None = None) -> None:
+        self.fd = _stdin() if fd is None else fd
+        self._saved: list[Any] | None = None
+        if self.fd >= 0 and os.isatty(self.fd):
+            import termios
+            import tty
+
+            self._saved = termios.tcgetattr(self.fd)
+            tty.setcbreak(self.fd)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._saved is not None
+
+    def read(self) -> list[str]:
+        return list(self._available()) if self.is_terminal else []
+
+    def _available(self) -> Iterator[str]:
+        while select.select([self.fd], [], [], 0)[0]:
+            data = os.read(self.fd, 64)
+            if not data:
+                return
+            yield from data.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        if self._saved is not None:
+            import termios
+
+            with suppress(OSError):  # the terminal went away first
+                termios.tcsetattr(self.fd, termios.TCSADRAIN, self._saved)
+            self._saved = None
