@@ -13,13 +13,18 @@ counts spaces. The columns are shared by the lanes and follow progress:
   has spaces there, so that lane's spaces stand side by side and the shorter
   lanes' spaces stand apart, each in the column its front edge lies in: the
   stretch is shared out evenly among the columns. So a space further ahead is
-  never drawn left of one behind it, and one a whole row ahead or more is drawn
-  right of it; spaces in one column are level to within a space.
+  never drawn left of one behind it, and one ahead by a column's share or more
+  (at most a row on the shipped tracks) is drawn right of it: cars in one
+  column are level to within a space of the longest lane (which of them leads
+  is the rules' call: the front edge, then the inside lane). Only uneven
+  spaces that would share a column are nudged apart, within their stretch.
 * A line (finish ``F``, tips ``T1``-``T3``) is a column of its own, ``|``, right
   of the spaces whose front edge is on it: cars there have not crossed it yet.
 
-Long tracks wrap into bands of the given width, each under a ruler of track
-positions and a row of line labels.
+Long tracks wrap into even bands no wider than the given width (80 columns
+unless the caller passes the terminal's, :func:`board_width`), each under a
+ruler of track positions and a row of line labels. Colour comes in the modes of
+:mod:`toprace_pi.render.ansi`; without it the letters and marks say it all.
 """
 
 from __future__ import annotations
