@@ -269,7 +269,7 @@ def older_board() -> Board:
 
 def lanes(text: str) -> dict[str, str]:
     """The lane rows of a drawing by lane letter (one band)."""
-    return {line[0]: line[1:] for line in text.splitlines() if line[:1] in "abc" and line[1:4] == "   "}
+    return {line[0]: line[1:] for line in text.splitlines() if line[:1] in "abc" and line[1:3] == "  "}
 
 
 def test_the_terminal_draws_the_older_cars_in_the_decks_colours_and_letters():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import io
 import math
 import re
 import xml.etree.ElementTree as ET
@@ -13,13 +15,17 @@ from tracks import straight
 
 from toprace_pi.data import load_track, track_names
 from toprace_pi.render import render_track, track_svg
-from toprace_pi.render.terminal import PREFIX
+from toprace_pi.render.ansi import ColourMode, colour_mode, xterm_256
+from toprace_pi.render.palette import RGB
+from toprace_pi.render.terminal import MIN_WIDTH, PREFIX, board_width
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.track import FINISH, Track
 
 SVG = "{http://www.w3.org/2000/svg}"
 ESCAPE = "\x1b"
 LANE_ROW = re.compile(r"^([a-f]) {2}")
+SGR = re.compile("\x1b\\[[0-9;]*m")
+WIDE = 1000  # wide enough for any track in one band
 
 
 def curved() -> Track:
@@ -71,26 +77,55 @@ def _curve_steps(space: dict[str, Any], lanes: list[list[dict[str, Any]]], lane:
     return steps
 
 
+def shipped() -> list[str]:
+    names = track_names()
+    assert names, "no shipped tracks"
+    return names
+
+
 def rows(text: str) -> dict[str, list[str]]:
-    """Each lane's rows, one per band."""
+    """Each lane's rows, one per band, without the lane letter."""
     found: dict[str, list[str]] = {}
     for line in text.splitlines():
         if m := LANE_ROW.match(line):
-            found.setdefault(m.group(1), []).append(line)
+            found.setdefault(m.group(1), []).append(line[PREFIX:])
     return found
 
 
-def cell(text: str, lane: str, column: int) -> str:
-    """The character drawn for a one-band drawing at ``column`` of the track."""
-    return rows(text)[lane][0].ljust(PREFIX + column + 1)[PREFIX + column]
+def lane_rows(text: str) -> dict[str, str]:
+    """Each lane's row of a one-band drawing."""
+    return {lane: bands[0] for lane, bands in rows(text).items()}
 
 
-def line_before(text: str, lane_row: str) -> str:
+def marks(row: str) -> str:
+    """The spaces of a row, in order: what is left without gaps and line markers."""
+    return row.replace(" ", "").replace("|", "")
+
+
+def line_before(text: str, row: str) -> str:
     lines = text.splitlines()
-    return lines[lines.index(lane_row) - 1]
+    return next(lines[n - 1] for n, line in enumerate(lines) if line[PREFIX:] == row)
 
 
-# --- terminal -----------------------------------------------------------------
+def visible(text: str) -> str:
+    return SGR.sub("", text)
+
+
+@functools.cache
+def space_columns(name: str) -> dict[int, tuple[str, int]]:
+    """Where each space of a shipped track is drawn (lane letter, column), found by
+    lighting it alone and looking for the one glow in a one-band drawing."""
+    track = load_track(name)
+    found = {}
+    for space in track.spaces:
+        text = render_track(track, colour=False, width=WIDE, lights={space.index: (9, 9, 9)})
+        stars = [(lane, n) for lane, row in lane_rows(text).items() for n, c in enumerate(row) if c == "*"]
+        assert len(stars) == 1, f"{space.id} drawn {len(stars)} times"
+        found[space.index] = stars[0]
+    return found
+
+
+# --- terminal: layout -------------------------------------------------------------
 
 
 def test_car_letters_are_distinct_and_black_is_k() -> None:
@@ -98,28 +133,24 @@ def test_car_letters_are_distinct_and_black_is_k() -> None:
     assert len({c.rgb for c in CARS}) == len(CARS)
 
 
-def test_straight_track_shows_start_numbers_at_their_spaces() -> None:
+def test_straight_track_is_one_column_a_row_with_start_numbers() -> None:
+    track = straight(20)  # tips at 5, 10, 15; finish at 20
+    lanes = lane_rows(render_track(track, colour=False))
+    assert lanes["a"] == "41...|.....|.....|....)|"  # a one-space curve on the line sets the inside lane
+    assert lanes["b"] == "52...|.....|.....|.....|"
+    assert lanes["c"] == "63...|.....|.....|.....|"
+
+
+def test_lines_are_labelled_above_their_markers_under_a_ruler() -> None:
     track = straight(20)
     text = render_track(track, colour=False)
-    # two columns per unit, a space just behind its front edge's column
-    for number, index in track.starting_spaces.items():
-        space = track.spaces[index]
-        assert cell(text, "abc"[space.lane], int(2 * space.front) - 1) == str(number)
-    assert cell(text, "a", 2 * 3 - 1) == "."
-
-
-def test_lines_are_labelled_above_their_markers() -> None:
-    track = straight(20)  # tips at 5, 10, 15; finish at 20
-    text = render_track(track, colour=False)
-    lane_a = rows(text)["a"][0]
-    labels = line_before(text, lane_a)
-    for label, pos in [("T1", 5), ("T2", 10), ("T3", 15), ("F", 20)]:
-        column = PREFIX + 2 * pos
-        assert labels[column : column + len(label)] == label
-        for lane in "abc":
-            assert rows(text)[lane][0][column] == "|"
+    lane_a = lane_rows(text)["a"]
+    labels = line_before(text, lane_a)[PREFIX:]
+    for label in ("T1", "T2", "T3", "F"):
+        assert all(row[labels.index(label)] == "|" for row in lane_rows(text).values())
     ruler = line_before(text, labels)
-    assert ruler[PREFIX] == "0" and ruler[PREFIX + 20 : PREFIX + 22] == "10"
+    assert lane_a == "41...|.....|.....|....)|"
+    assert ruler[PREFIX:] == "0         10          20"  # above rows 1, 10 and 20
 
 
 def test_cars_highlights_waiting_and_finished_cars() -> None:
@@ -133,46 +164,201 @@ def test_cars_highlights_waiting_and_finished_cars() -> None:
         board.place(car, track.index("a20"))
         board.move(car, FINISH)
     text = render_track(track, board, colour=False, highlight={track.index("c9"): RED, FINISH: RED})
-    assert cell(text, "b", 13) == "R"
-    assert cell(text, "c", 5) == "K"
-    assert cell(text, "c", 17) == "*"
-    assert cell(text, "a", 27) == "."  # the waiting car is not drawn on its space
-    labels = line_before(text, rows(text)["a"][0])
-    assert labels[PREFIX + 40 : PREFIX + 42] == "F*"
+    lanes = lane_rows(text)
+    assert lanes["b"] == "52...|.R...|.....|.....|"
+    assert lanes["c"] == "63K..|...*.|.....|.....|"
+    assert "B" not in lanes["a"]  # the waiting car is not drawn on its space
+    assert line_before(text, lanes["a"]).rstrip().endswith("F*")
     assert "Blue waits beside a14 for Red" in text
     assert "Finished: 1st Yellow, 2nd Green" in text
 
 
-def test_colour_only_when_asked() -> None:
+def test_long_tracks_wrap_into_even_bands_within_the_width() -> None:
+    track = straight(100)  # 100 rows and 4 lines: 104 columns, two bands of 52
+    text = render_track(track, colour=False, width=80)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    assert [len(row) for row in rows(text)["b"]] == [52, 52]
+    labels = " ".join(line_before(text, row) for row in rows(text)["a"])
+    assert sorted(labels.split()) == ["F", "T1", "T2", "T3"]
+    assert marks("".join(rows(text)["b"])) == "52" + "." * 98
+
+
+def test_curve_lanes_show_their_own_number_of_spaces_side_by_side_or_apart() -> None:
+    track = curved()  # tip 2 at 5.5 cuts the curve in halves of 3, 2 and 1 spaces
+    text = render_track(track, colour=False)
+    assert text.startswith("Curve & <Test> (reconstructed layout)")
+    lanes = lane_rows(text)
+    assert lanes["a"] == "41.|.)))|))).|..|"
+    assert lanes["b"] == "52.|. ))| )).|..|"
+    assert lanes["c"] == "63.|.  )|  ).|..|"
+
+
+def test_a_narrow_width_is_refused_and_the_narrowest_fits() -> None:
+    with pytest.raises(ValueError, match="too narrow"):
+        render_track(straight(20), width=MIN_WIDTH - 1)
+    text = render_track(load_track("speed-street"), colour=False, width=MIN_WIDTH)
+    assert max(len(line) for line in text.splitlines()) <= MIN_WIDTH
+
+
+def test_board_width_follows_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "132")
+    assert board_width() == 132
+    monkeypatch.setenv("COLUMNS", "5")
+    assert board_width() == MIN_WIDTH
+
+
+# --- terminal: shipped tracks ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("width", [80, 120])
+@pytest.mark.parametrize("mode", list(ColourMode))
+@pytest.mark.parametrize("name", shipped())
+def test_every_line_fits_the_width_and_bands_lose_nothing(name: str, mode: ColourMode, width: int) -> None:
+    track = load_track(name)
+    board = Board(track, CARS)
+    for car, start in zip(CARS, range(1, 7), strict=True):
+        board.place(car, track.starting_spaces[start])
+    text = visible(render_track(track, board, colour=mode, width=width, highlight={FINISH: RED}))
+    assert max(len(line) for line in text.splitlines()) <= width
+    whole = lane_rows(visible(render_track(track, board, colour=mode, width=WIDE)))
+    for lane, bands in rows(text).items():
+        assert marks("".join(bands)) == marks(whole[lane])
+    labels = [w for line in text.splitlines() for w in line.split() if w in ("F*", "T1", "T2", "T3")]
+    assert sorted(labels) == ["F*", "T1", "T2", "T3"]
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_every_space_is_one_cell_of_its_lane_in_lane_order(name: str) -> None:
+    track = load_track(name)
+    where = space_columns(name)
+    lanes = lane_rows(render_track(track, colour=False, width=WIDE))
+    for lane, letter in enumerate("abc"[: track.lanes]):
+        spaces = sorted((s for s in track.spaces if s.lane == lane), key=lambda s: s.front)
+        assert [where[s.index][0] for s in spaces] == [letter] * len(spaces)
+        columns = [where[s.index][1] for s in spaces]
+        assert columns == sorted(set(columns))  # one cell each, in the lane's order
+        assert len(marks(lanes[letter])) == len(spaces)  # and no other cells
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_a_space_further_ahead_is_never_drawn_left_and_a_row_ahead_is_drawn_right(name: str) -> None:
+    track = load_track(name)
+    where = space_columns(name)
+    for s in track.spaces:
+        for t in track.spaces:
+            if s.front < t.front:
+                assert where[s.index][1] <= where[t.index][1], (s.id, t.id)
+            if s.front + 1 <= t.front:
+                assert where[s.index][1] < where[t.index][1], (s.id, t.id)
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_lines_stand_between_the_spaces_on_them_and_those_past_them(name: str) -> None:
+    track = load_track(name)
+    where = space_columns(name)
+    text = render_track(track, colour=False, width=WIDE)
+    lanes = lane_rows(text)
+    labels = line_before(text, lanes["a"])[PREFIX:]
+    for label, line in [("T1", track.tip_lines[0]), ("T2", track.tip_lines[1]), ("T3", track.tip_lines[2]),
+                        ("F", track.finish_line)]:
+        column = labels.index(label)
+        assert all(row[column] == "|" for row in lanes.values())
+        assert all((where[s.index][1] > column) == track.has_crossed(s.index, line) for s in track.spaces)
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_start_numbers_stand_on_their_spaces(name: str) -> None:
+    track = load_track(name)
+    where = space_columns(name)
+    lanes = lane_rows(render_track(track, colour=False, width=WIDE))
+    for number, index in track.starting_spaces.items():
+        lane, column = where[index]
+        assert lanes[lane][column] == str(number)
+    assert sorted(c for row in lanes.values() for c in row if c.isdigit()) == list("123456")
+
+
+def test_a_car_ahead_in_another_lane_shows_to_the_right() -> None:
+    track = load_track("speed-street")
+    board = Board(track, CARS)
+    curve = sorted((s for s in track.spaces if s.is_curve and s.lane == 2), key=lambda s: s.front)
+    behind = curve[1]
+    ahead = min((s for s in track.spaces if s.lane == 0 and s.front >= behind.front + 1), key=lambda s: s.front)
+    board.place(RED, behind.index)
+    board.place(BLUE, ahead.index)
+    lanes = lane_rows(render_track(track, board, colour=False, width=WIDE))
+    assert lanes["a"].index("B") > lanes["c"].index("R")
+
+
+# --- terminal: colour -------------------------------------------------------------------
+
+
+def coloured_board(colour: ColourMode | bool) -> str:
     track = straight(20)
     board = Board(track, CARS)
     board.place(RED, track.index("b7"))
-    highlight = {track.index("c9"): BLUE}
-    assert ESCAPE not in render_track(track, board, colour=False, highlight=highlight)
-    coloured = render_track(track, board, highlight=highlight)
-    assert "48;2;230;30;30mR" in coloured  # red car: its letter on red
-    assert "38;2;30;100;255m*" in coloured  # blue's possible end: a blue star
+    return render_track(track, board, colour=colour, highlight={track.index("c9"): BLUE},
+                        lights={track.index("a12"): (10, 10, 10)})
 
 
-def test_long_tracks_wrap_into_bands_within_the_width() -> None:
-    track = straight(60)
-    text = render_track(track, colour=False, width=80)
-    assert all(len(line) <= 80 for line in text.splitlines())
-    assert len(rows(text)["a"]) == 2  # 121 columns in bands of 75
-    labels = " ".join(line_before(text, row) for row in rows(text)["a"])
-    assert sorted(labels.split()) == ["F", "T1", "T2", "T3"]
-    cells = sum(len(row[PREFIX:].replace(" ", "").replace("|", "")) for row in rows(text)["b"])
-    assert cells == 60
+def test_no_colour_has_no_escapes_and_false_means_none() -> None:
+    assert ESCAPE not in coloured_board(ColourMode.NONE)
+    assert coloured_board(False) == coloured_board(ColourMode.NONE)
 
 
-def test_curve_lanes_show_their_own_number_of_spaces() -> None:
-    track = curved()
-    text = render_track(track, colour=False)
-    assert text.startswith("Curve & <Test> (reconstructed layout)")
-    outer, inner = rows(text)["a"][0][PREFIX:], rows(text)["c"][0][PREFIX:]
-    assert "))))))" in outer  # six short curve spaces side by side
-    assert inner.count(")") == 2 and ") )" not in inner  # two long ones, far apart
-    assert cell(text, "c", 2 * 7 - 1) == ")"
+def test_truecolor_paints_24_bit_and_true_means_truecolor() -> None:
+    text = coloured_board(ColourMode.TRUECOLOR)
+    assert "\x1b[1;38;2;255;255;255;48;2;230;30;30mR" in text  # red car: its letter on red
+    assert "\x1b[1;38;2;30;100;255m*" in text  # blue's possible end: a blue star
+    assert "\x1b[1;38;2;30;30;30m*" in text  # a dim LED, brightened
+    assert coloured_board(True) == text
+
+
+def test_256_colours_use_the_palette_only() -> None:
+    text = coloured_board(ColourMode.XTERM_256)
+    assert "38;2;" not in text and "48;2;" not in text
+    assert f"\x1b[1;38;5;231;48;5;{xterm_256(RED.rgb)}mR" in text
+    assert f"\x1b[1;38;5;{xterm_256(BLUE.rgb)}m*" in text
+    assert visible(text) == coloured_board(ColourMode.NONE)
+
+
+@pytest.mark.parametrize("rgb, index", [
+    ((255, 0, 0), 196), ((0, 255, 0), 46), ((0, 0, 255), 21), ((255, 255, 0), 226),
+    ((0, 0, 0), 16), ((255, 255, 255), 231), ((95, 135, 175), 67),
+    ((128, 128, 128), 244), ((8, 8, 8), 232), ((238, 238, 238), 255), ((250, 210, 0), 220),
+])
+def test_xterm_256_picks_the_nearest_of_the_cube_and_the_greys(rgb: RGB, index: int) -> None:
+    assert xterm_256(rgb) == index
+
+
+class Stream(io.StringIO):
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize("env, tty, mode", [
+    ({"TERM": "xterm-256color"}, True, ColourMode.XTERM_256),
+    ({"TERM": "xterm-256color", "COLORTERM": "truecolor"}, True, ColourMode.TRUECOLOR),
+    ({"TERM": "xterm", "COLORTERM": "24bit"}, True, ColourMode.TRUECOLOR),
+    ({"TERM": "xterm-direct"}, True, ColourMode.TRUECOLOR),
+    ({"TERM": "xterm"}, True, ColourMode.XTERM_256),
+    ({"TERM": "linux"}, True, ColourMode.XTERM_256),
+    ({}, True, ColourMode.XTERM_256),
+    ({"TERM": "dumb", "COLORTERM": "truecolor"}, True, ColourMode.NONE),
+    ({"TERM": "xterm-256color", "COLORTERM": "truecolor", "NO_COLOR": "1"}, True, ColourMode.NONE),
+    ({"TERM": "xterm-256color", "NO_COLOR": ""}, True, ColourMode.XTERM_256),  # empty: not set
+    ({"TERM": "xterm-256color", "COLORTERM": "truecolor"}, False, ColourMode.NONE),  # a pipe or file
+])
+def test_colour_mode_follows_the_environment_and_the_stream(env: dict[str, str], tty: bool, mode: ColourMode) -> None:
+    assert colour_mode(Stream(tty), env) is mode
+
+
+def test_colour_mode_reads_the_process_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("NO_COLOR", "yes")
+    assert colour_mode(Stream(True)) is ColourMode.NONE
 
 
 # --- SVG ----------------------------------------------------------------------
@@ -242,28 +428,12 @@ def test_svg_curve_track_escapes_text_and_notes_reconstruction() -> None:
     assert "reconstructed" not in track_svg(straight(12))
 
 
-# --- shipped tracks -------------------------------------------------------------
-
-
-def shipped() -> list[str]:
-    names = track_names()
-    assert names, "no shipped tracks"
-    return names
+# --- SVG: shipped tracks -------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", shipped())
-def test_every_shipped_track_renders(name: str) -> None:
+def test_every_shipped_track_draws_as_svg(name: str) -> None:
     track = load_track(name)
-    text = render_track(track, colour=False)
-    assert all(len(line) <= 100 for line in text.splitlines()[2:])
-    for lane, letter in enumerate("abcdef"[: track.lanes]):
-        cells = "".join(row[PREFIX:] for row in rows(text)[letter]).replace(" ", "").replace("|", "")
-        assert len(cells) == sum(1 for s in track.spaces if s.lane == lane)
-    drawn = "".join("".join(r) for r in rows(text).values())
-    assert sorted(c for c in drawn if c.isdigit()) == list("123456")
-    labels = [w for line in text.splitlines() for w in line.split() if w in ("F", "T1", "T2", "T3")]
-    assert sorted(labels) == ["F", "T1", "T2", "T3"]
-
     root = parse(track_svg(track))
     assert len(of_class(root, "rect", "space")) == len(track.spaces)
     assert len(of_class(root, "line", "finish-line")) == len(track.beside(track.finish_line))

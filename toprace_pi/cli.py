@@ -27,6 +27,7 @@ from toprace_pi.simulate import simulate
 from toprace_pi.text import printable_lines
 
 if TYPE_CHECKING:
+    from toprace_pi.render.ansi import ColourMode
     from toprace_pi.table.config import TableConfig
 
 USAGE_ERROR = 2
@@ -270,6 +271,14 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _colour(args: argparse.Namespace) -> ColourMode:
+    """The board's colours: none with ``--no-colour``, else what the terminal and
+    the environment allow (``NO_COLOR``, ``TERM``, ``COLORTERM``)."""
+    from toprace_pi.render.ansi import ColourMode, colour_mode
+
+    return ColourMode.NONE if args.no_colour else colour_mode(sys.stdout)
+
+
 def _config(args: argparse.Namespace) -> TableConfig:
     from toprace_pi.table.config import TableConfig, load_config
 
@@ -283,10 +292,11 @@ def _play_table(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from toprace_pi.render.terminal import board_width
     from toprace_pi.table.replay import replay_journal
 
-    replay_journal(args.journal, pause=0.0 if args.fast else 0.4,
-                   colour=not args.no_colour and sys.stdout.isatty(), svg_dir=args.svg_dir)
+    replay_journal(args.journal, pause=0.0 if args.fast else 0.4, colour=_colour(args), width=board_width(),
+                   svg_dir=args.svg_dir)
     return 0
 
 
@@ -318,13 +328,12 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 def _track_show(args: argparse.Namespace) -> int:
     from toprace_pi.render.svg import track_svg
-    from toprace_pi.render.terminal import render_track
+    from toprace_pi.render.terminal import board_width, render_track
 
     track = load_track(args.name)
-    print(f"{track.name}: {len(track.spaces)} spaces, {track.lanes} lanes, finish line at {track.finish_line:g}")
+    print(render_track(track, colour=_colour(args), width=board_width()))
     if track.reconstructed:
-        print("(a reconstructed layout: compare it with your board and correct the file where it differs)")
-    print(render_track(track, colour=not args.no_colour and sys.stdout.isatty()))
+        print("A reconstructed layout: compare it with your board and correct the file where it differs.")
     if args.svg:
         try:
             args.svg.write_text(track_svg(track), "utf-8")

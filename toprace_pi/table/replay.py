@@ -8,8 +8,9 @@ from pathlib import Path
 
 from toprace_pi.data import load_track
 from toprace_pi.hardware.profile import load_profile
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.render.svg import track_svg
-from toprace_pi.render.terminal import render_track
+from toprace_pi.render.terminal import DEFAULT_WIDTH, render_track
 from toprace_pi.rules import Game
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.choices import choice_for
@@ -22,7 +23,8 @@ def replay_journal(
     path: Path,
     *,
     pause: float = 0.4,
-    colour: bool = True,
+    colour: ColourMode | bool = True,
+    width: int = DEFAULT_WIDTH,
     svg_dir: Path | None = None,
     out: Callable[[str], None] = print,
 ) -> Game:
@@ -44,7 +46,8 @@ def replay_journal(
             sentence = announcement(event, game.names) or event.text(game.names)
             out(f"  {sentence}")
         frame = view.frame(game, choice_for(game), 0.0)
-        out(render_track(track, colour=colour, lights=lights_by_space(view.profile, track, frame), cars=game.cars))
+        lights = lights_by_space(view.profile, track, frame)
+        out(render_track(track, colour=colour, width=width, lights=lights, cars=game.cars))
         if svg_dir is not None:
             (svg_dir / f"step-{number:04d}.svg").write_text(track_svg(track, game.board), "utf-8")
         told = len(game.events)
