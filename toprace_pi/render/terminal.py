@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
 
-from toprace_pi.render.palette import RGB, is_dim, is_light, ordinal
+from toprace_pi.render.palette import OFF, RGB, is_dim, is_light, ordinal
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.track import FINISH, LEFT, Space, Track
@@ -119,7 +119,7 @@ def _lane_cells(
     for space in track.spaces:
         if space.lane == lane:
             light = lights.get(space.index)
-            if light is not None and light != (0, 0, 0):
+            if light is not None and light != OFF:
                 drawn = _light_cell(light, by_light.get(light), colour)
             else:
                 drawn = _space_cell(space, cars.get(space.index), highlight.get(space.index), colour)
