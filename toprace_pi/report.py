@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from toprace_pi.rules.events import (
@@ -9,6 +10,7 @@ from toprace_pi.rules.events import (
     CardPlayed,
     CarFinished,
     CarPlaced,
+    Event,
     GameEnded,
     RaceEnded,
     RaceStarted,
@@ -24,20 +26,27 @@ _HEADLINES = (RaceStarted, RaceEnded, GameEnded)
 def text_report(game: Game, extra: dict[str, Any] | None = None) -> str:
     """The whole game as lines a person reads: auctions, every turn's card and
     moves, finishes, placings, payouts and the final money."""
-    names = game.names
-    lines = [_title(game, extra or {})]
-    for event in game.events:
+    lines = [_title(game, extra or {}), *event_lines(game, game.events)]
+    lines.append("")
+    lines.append("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(game.names, game.money)))
+    return "\n".join(lines)
+
+
+def event_lines(game: Game, events: Sequence[Event]) -> list[str]:
+    """``events`` of ``game`` as the report words them: a race's start and end head
+    a block, cards and finishes are indented under them, a card's moves further;
+    an ended race adds its placings and payouts."""
+    lines = []
+    for event in events:
         if isinstance(event, _HEADLINES):
             lines.append("")
-            lines.append(event.text(names))
+            lines.append(event.text(game.names))
         else:
             indent = "  " if isinstance(event, (CardPlayed, AuctionWon, CarPlaced, CarFinished)) else "      "
-            lines.append(indent + event.text(names))
+            lines.append(indent + event.text(game.names))
         if isinstance(event, RaceEnded):
             lines.extend(_race_summary(game, event))
-    lines.append("")
-    lines.append("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(names, game.money)))
-    return "\n".join(lines)
+    return lines
 
 
 def _title(game: Game, extra: dict[str, Any]) -> str:

@@ -272,8 +272,9 @@ def light_kind(index: int, rgb: RGB, board: Board | None) -> str:
 
 def _lights(track: Track, view: _View, shapes: Sequence[Outline], board: Board | None,
             lights: Mapping[int, RGB]) -> list[str]:
-    """Each lit space glows in its LED's colour (brightened, as a lit LED looks);
-    the cursor is filled and outlined in black and white; a car's own LED rings it."""
+    """Each lit space glows in its LED's colour (a dimmed one brightened, as a lit
+    LED looks); the cursor is filled with its colour and outlined in black and
+    white; a car's own LED rings it."""
     parts = []
     for index, rgb in sorted(lights.items()):
         if rgb == OFF:
@@ -295,7 +296,8 @@ def _lights(track: Track, view: _View, shapes: Sequence[Outline], board: Board |
         if kind == "cursor":
             parts.append(_el("polygon", {"class": "cursor-rim", "points": points, "fill": "none", "stroke": "#000",
                                          "stroke-width": 0.16 * view.scale}))
-        fill = {"points": points, "fill": shown, "fill-opacity": 0.85 if kind == "cursor" else 0.45,
+        fill = {"points": points, "fill": _css(rgb) if kind == "cursor" else shown,
+                "fill-opacity": 0.85 if kind == "cursor" else 0.45,
                 "stroke": "#fff" if kind == "cursor" else shown, "stroke-width": 0.06 * view.scale}
         parts.append(_el("polygon", {"class": f"light-fill {kind}", **fill}))
     return parts
