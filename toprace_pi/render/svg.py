@@ -166,9 +166,8 @@ def _arrow(view: _View, shape: Outline) -> str:
     """A small chevron near the space's front edge pointing the way the cars drive."""
     tip, (left, right) = _middle(shape.across(0.95)), shape.across(0.8)
     back = _middle((left, right))
-    half = 0.1 / math.dist(left, right)
-    wings = [(back[0] + (end[0] - back[0]) * 2 * half, back[1] + (end[1] - back[1]) * 2 * half)
-             for end in (left, right)]
+    share = 0.1 / (math.dist(left, right) / 2)  # the wings reach 0.1 units to each side
+    wings = [(back[0] + (end[0] - back[0]) * share, back[1] + (end[1] - back[1]) * share) for end in (left, right)]
     return _el("polyline", {"class": "arrow", "points": view.points([wings[0], tip, wings[1]]), "fill": "none",
                             "stroke": "#8a8a8a", "stroke-width": 1.5})
 
