@@ -171,7 +171,7 @@ def test_the_demo_keeps_a_journal_that_replay_plays_back(capsys, tmp_path):
     assert code == 0 and f"the game's journal: {journal}" in out
     code = main(["replay", str(journal), "--fast", "--no-colour"])
     replayed = capsys.readouterr().out
-    assert code == 0 and "step 1: deal" in replayed and replayed.rstrip().endswith("the game is over")
+    assert code == 0 and "Race 1: speed cards dealt" in replayed and replayed.rstrip().endswith("the game is over")
     main(["demo", "--fast", "--no-colour", "--players", "2", "--seed", "4", "--journal", str(journal)])
     capsys.readouterr()
     assert len(list(tmp_path.glob("demo-*.jsonl"))) == 1  # the first journal was archived, not overwritten

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import math
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -16,7 +18,9 @@ from tracks import straight
 from toprace_pi.data import load_track, track_names
 from toprace_pi.render import render_track, track_svg
 from toprace_pi.render.ansi import ColourMode, colour_mode, xterm_256
-from toprace_pi.render.palette import RGB
+from toprace_pi.render.palette import RGB, WHITE
+from toprace_pi.render.shapes import SPACE_LENGTH, Outline, outlines
+from toprace_pi.render.svg import light_kind
 from toprace_pi.render.terminal import MIN_WIDTH, PREFIX, board_width
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.track import FINISH, Track
@@ -374,10 +378,50 @@ def of_class(root: ET.Element, tag: str, cls: str) -> list[ET.Element]:
     return [e for e in root.iter(f"{SVG}{tag}") if e.get("class") == cls]
 
 
+def points(element: ET.Element) -> list[tuple[float, float]]:
+    """A polygon's or polyline's corners in pixels."""
+    return [(float(x), float(y)) for x, y in (p.split(",") for p in element.get("points", "").split())]
+
+
+def rect_corners(element: ET.Element) -> list[tuple[float, float]]:
+    x, y, w, h = (float(element.get(k)) for k in ("x", "y", "width", "height"))
+    return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+
+
+def _axes(polygon: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    return [(a[1] - b[1], b[0] - a[0]) for a, b in zip(polygon, [*polygon[1:], polygon[0]])]
+
+
+def overlap(p: Sequence[tuple[float, float]], q: Sequence[tuple[float, float]], tolerance: float = 1e-6) -> bool:
+    """Whether two convex polygons share more than an edge: no axis of either
+    separates them (the separating axis theorem)."""
+    for nx, ny in [*_axes(p), *_axes(q)]:
+        a = [nx * x + ny * y for x, y in p]
+        b = [nx * x + ny * y for x, y in q]
+        if max(a) <= min(b) + tolerance or max(b) <= min(a) + tolerance:
+            return False
+    return True
+
+
+def centre(track: Track, index: int) -> tuple[float, float]:
+    return track.spaces[index].x, track.spaces[index].y
+
+
+def overlapping(shapes: Sequence[Outline], track: Track) -> list[tuple[str, str]]:
+    """Pairs of space ids whose outlines overlap."""
+    pieces = [shape.pieces() for shape in shapes]
+    found = []
+    for i, j in itertools.combinations(range(len(shapes)), 2):
+        if math.dist(centre(track, i), centre(track, j)) < 2.5 and any(
+                overlap(p, q) for p in pieces[i] for q in pieces[j]):
+            found.append((track.spaces[i].id, track.spaces[j].id))
+    return found
+
+
 def test_svg_draws_every_space_with_its_id_and_start_number() -> None:
     track = straight(12)
     root = parse(track_svg(track))
-    boxes = of_class(root, "rect", "space")
+    boxes = of_class(root, "polygon", "space")
     assert len(boxes) == len(track.spaces)
     assert {b.get("data-space") for b in boxes} == {s.id for s in track.spaces}
     assert sorted(t.text for t in of_class(root, "text", "space-id")) == sorted(s.id for s in track.spaces)
@@ -387,14 +431,15 @@ def test_svg_draws_every_space_with_its_id_and_start_number() -> None:
 def test_svg_lines_lie_across_the_lanes_at_their_positions() -> None:
     track = straight(12)  # space centres at x = front, heading east
     root = parse(track_svg(track))
-    scale = float(of_class(root, "rect", "space")[0].get("width")) / 0.95
+    xs = [x for x, _ in points(of_class(root, "polygon", "space")[0])]
+    scale = (max(xs) - min(xs)) / SPACE_LENGTH
     finish = of_class(root, "line", "finish-line")
     assert len(finish) == 3
-    for line in finish:
-        assert float(line.get("x1")) == float(line.get("x2")) == pytest.approx(12.5 * scale, abs=0.01)
+    for line in finish:  # on the front edge of the last row, less the gap between spaces
+        assert float(line.get("x1")) == float(line.get("x2")) == pytest.approx(12.5 * scale, abs=0.03 * scale)
     tips = of_class(root, "line", "tip-line")
     assert sorted(t.get("data-tip") for t in tips) == list("111222333")
-    assert float(tips[0].get("x1")) == pytest.approx(3.5 * scale, abs=0.01)  # tip 1 at 3
+    assert float(tips[0].get("x1")) == pytest.approx(3.5 * scale, abs=0.03 * scale)  # tip 1 at 3
     assert [t.text for t in of_class(root, "text", "tip-label")] == ["1st Tip", "2nd Tip", "3rd Tip"]
 
 
@@ -413,7 +458,7 @@ def test_svg_cars_and_highlights() -> None:
     waiting = of_class(root, "g", "car waiting")
     assert [g.get("data-car") for g in waiting] == ["purple"]
     assert waiting[0].find(f"{SVG}title").text == "Purple waits beside a6 for Yellow"
-    marks = of_class(root, "rect", "highlight")
+    marks = of_class(root, "polygon", "highlight")
     assert [m.get("data-space") for m in marks] == ["c5"]
     assert marks[0].get("stroke") == "rgb(250,210,0)"
 
@@ -423,7 +468,7 @@ def test_svg_curve_track_escapes_text_and_notes_reconstruction() -> None:
     root = parse(track_svg(track))
     assert [t.text for t in of_class(root, "text", "title")] == ["Curve & <Test>"]
     assert [t.text for t in of_class(root, "text", "note")] == ["reconstructed layout"]
-    assert len(of_class(root, "rect", "space")) == len(track.spaces) == 3 * 7 + 12
+    assert len(of_class(root, "polygon", "space")) == len(track.spaces) == 3 * 7 + 12
     assert len(of_class(root, "line", "tip-line")) == 9  # tip 2 lies mid-curve, beside one space per lane
     assert "reconstructed" not in track_svg(straight(12))
 
@@ -435,8 +480,90 @@ def test_svg_curve_track_escapes_text_and_notes_reconstruction() -> None:
 def test_every_shipped_track_draws_as_svg(name: str) -> None:
     track = load_track(name)
     root = parse(track_svg(track))
-    assert len(of_class(root, "rect", "space")) == len(track.spaces)
+    assert len(of_class(root, "polygon", "space")) == len(track.spaces)
     assert len(of_class(root, "line", "finish-line")) == len(track.beside(track.finish_line))
     assert len(of_class(root, "text", "tip-label")) == 3
     width = float(root.get("width"))
     assert 800 <= width <= 1600
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_no_two_spaces_of_a_shipped_track_overlap(name: str) -> None:
+    track = load_track(name)
+    assert overlapping(outlines(track), track) == []
+
+
+def test_the_overlap_check_finds_boxes_laid_on_curves() -> None:
+    """Fixed boxes turned to the heading (the old drawing) overlap on Desert Drive's
+    hairpin: the check above can fail."""
+    track = load_track("desert-drive")
+    boxes = [Outline(*_box_sides(s.x, s.y, s.heading)) for s in track.spaces]
+    assert ("a42", "a43") in overlapping(boxes, track)
+
+
+def _box_sides(x: float, y: float, heading: float) -> tuple[tuple[tuple[float, float], ...], ...]:
+    fx, fy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+    return tuple(tuple((x + fx * a - fy * w, y + fy * a + fx * w) for a in (-0.475, 0.475)) for w in (0.45, -0.45))
+
+
+def test_curve_spaces_are_sectors_round_one_centre() -> None:
+    track = curved()  # the curve's centre is (4, -3.5); lane a's centre line has radius 3.5
+    shape = outlines(track)[track.index("a6")]
+    assert len(shape.left) > 2  # an arc, not a straight side
+    radii = [math.dist(p, (4, -3.5)) for p in shape.left]
+    assert radii == pytest.approx([3.95] * len(radii), abs=1e-6)  # a right curve: lane a's left side is outside
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_line_labels_stand_clear_of_every_space(name: str) -> None:
+    """The finish and tip tags hide no start number or space id."""
+    root = parse(track_svg(load_track(name)))
+    spaces = [points(p) for p in of_class(root, "polygon", "space")]
+    tags = of_class(root, "rect", "label-tag")
+    assert len(tags) == 4
+    for tag in tags:
+        assert not any(overlap(rect_corners(tag), box) for box in spaces)
+
+
+def test_arrows_point_the_way_of_travel() -> None:
+    track = straight(12)  # heading east: every chevron's tip lies east of its wings
+    root = parse(track_svg(track))
+    arrows = [points(a) for a in of_class(root, "polyline", "arrow")]
+    assert len(arrows) == len(track.spaces)
+    for (wx, _), (tx, _), (vx, _) in arrows:
+        assert tx > wx and tx > vx
+
+
+def test_finished_cars_stand_in_their_placement_spaces() -> None:
+    track = straight(12)
+    board = Board(track, CARS)
+    for car in (GREEN, RED):
+        board.place(car, track.index("a12"))
+        board.move(car, FINISH)
+    root = parse(track_svg(track, board))
+    assert [r.get("data-place") for r in of_class(root, "rect", "place")] == list("123456")
+    placed = {g.get("data-place"): g.get("data-car") for g in of_class(root, "g", "car placed")}
+    assert placed == {"1": "green", "2": "red"}
+    assert of_class(root, "g", "car") == []  # finished cars are no longer on the track
+
+
+def test_lights_show_glows_the_cursor_and_cars_leds() -> None:
+    track = straight(12)
+    board = Board(track, CARS)
+    board.place(RED, track.index("b4"))
+    dim_red = (46, 6, 6)
+    lights = {track.index("b4"): RED.rgb, track.index("b6"): dim_red, track.index("c6"): RED.rgb,
+              track.index("a6"): (0, 0, 0)}
+    root = parse(track_svg(track, board, lights=lights, caption=["Race 1", "Anna plays Red 2"]))
+    kinds = {e.get("data-space"): e.get("class") for e in root.iter() if (e.get("class") or "").startswith("light ")}
+    assert kinds == {"b4": "light car", "b6": "light glow", "c6": "light cursor"}
+    glow = next(e for e in root.iter() if e.get("class") == "light-fill glow")
+    assert glow.get("fill") == "rgb(255,33,33)"  # the dim LED's hue at full brightness
+    assert [t.text for t in of_class(root, "text", "caption")] == ["Race 1", "Anna plays Red 2"]
+
+
+def test_a_white_light_is_a_cursor_and_nothing_is_a_car_without_a_board() -> None:
+    track = straight(12)
+    board = Board(track, CARS)
+    assert light_kind(track.index("a3"), WHITE, board) == "cursor"
+    assert light_kind(track.index("a3"), RED.rgb, None) == "glow"

@@ -122,7 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("journal", type=Path)
     replay.add_argument("--fast", action="store_true", help="no pauses between steps")
     replay.add_argument("--no-colour", action="store_true")
-    replay.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
+    replay.add_argument("--svg-dir", type=Path, metavar="DIR",
+                        help="also write a picture of every step and an index.html that plays them back")
+    replay.add_argument("--report", choices=("text", "json"),
+                        help="print the game's report (as simulate does) instead of telling it step by step")
     replay.set_defaults(run=_replay)
     check_hw = commands.add_parser("check", parents=[config_option], help="self-test: readers, LED chase, buttons")
     check_hw.set_defaults(run=_check_hardware)
@@ -221,12 +224,17 @@ def _os_problem(exc: OSError) -> str:
 
 def _simulate(args: argparse.Namespace) -> int:
     game = _play(args)
-    extra = {"seed": args.seed, "bots": args.bots, "variant": _variant(args)}
-    if args.json:
-        print(json.dumps(json_report(game, extra), indent=2))
-    else:
-        print(text_report(game, extra))
+    _print_report(game, "json" if args.json else "text", {"seed": args.seed, "bots": args.bots,
+                                                          "variant": _variant(args)})
     return 0
+
+
+def _print_report(game: Game, kind: str | None, extra: dict[str, object]) -> None:
+    """The one report of a game, as text or JSON (``None``: none)."""
+    if kind == "json":
+        print(json.dumps(json_report(game, extra), indent=2))
+    elif kind == "text":
+        print(text_report(game, extra))
 
 
 def _variant(args: argparse.Namespace) -> str:
@@ -295,8 +303,13 @@ def _replay(args: argparse.Namespace) -> int:
     from toprace_pi.render.terminal import board_width
     from toprace_pi.table.replay import replay_journal
 
-    replay_journal(args.journal, pause=0.0 if args.fast else 0.4, colour=_colour(args), width=board_width(),
-                   svg_dir=args.svg_dir)
+    def warn(text: str) -> None:
+        print(text, file=sys.stderr)
+
+    game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4,
+                          colour=_colour(args), width=board_width(), svg_dir=args.svg_dir,
+                          narrate=args.report is None, out=warn if args.report else print, warn=warn)
+    _print_report(game, args.report, {"journal": str(args.journal)})
     return 0
 
 

@@ -26,17 +26,24 @@ _HEADLINES = (RaceStarted, RaceEnded, GameEnded)
 def text_report(game: Game, extra: dict[str, Any] | None = None) -> str:
     """The whole game as lines a person reads: auctions, every turn's card and
     moves, finishes, placings, payouts and the final money."""
-    names = game.names
-    lines = [_title(game, extra or {})]
-    for event in game.events:
+    lines = [_title(game, extra or {}), *event_lines(game, game.events)]
+    lines.append("")
+    lines.append("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(game.names, game.money)))
+    return "\n".join(lines)
+
+
+def event_lines(game: Game, events: Sequence[Event]) -> list[str]:
+    """``events`` of ``game`` as the report words them: a race's start and end head
+    a block, cards and finishes are indented under them, a card's moves further;
+    an ended race adds its placings and payouts."""
+    lines = []
+    for event in events:
         if isinstance(event, _HEADLINES):
             lines.append("")
-        lines.append(event_line(event, names))
+        lines.append(event_line(event, game.names))
         if isinstance(event, RaceEnded):
             lines.extend(_race_summary(game, event))
-    lines.append("")
-    lines.append("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(names, game.money)))
-    return "\n".join(lines)
+    return lines
 
 
 def event_line(event: Event, names: tuple[str, ...]) -> str:

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from toprace_pi.rules.cars import RGB, Car
 
-__all__ = ["RGB", "is_dim", "is_light", "ordinal"]
+__all__ = ["OFF", "RGB", "WHITE", "is_dim", "is_light", "ordinal"]
+
+#: A dark LED, and the white one (the seat to move, a pick that is not about a car).
+OFF: RGB = (0, 0, 0)
+WHITE: RGB = (255, 255, 255)
 
 
 def is_light(car: Car) -> bool:

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from toprace_pi.render.ansi import ColourMode, paint
-from toprace_pi.render.palette import RGB, is_dim, is_light, ordinal
+from toprace_pi.render.palette import OFF, RGB, WHITE, is_dim, is_light, ordinal
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.track import FINISH, LEFT, Space, Track
@@ -55,8 +55,6 @@ MIN_BAND = 10  # the narrowest band worth drawing
 MIN_WIDTH = PREFIX + MIN_BAND + SPILL
 RULER_STEP = 10  # track units between ruler numbers
 EPS = 1e-9  # keeps a front exactly on a column's edge in that column despite rounding
-BLACK: RGB = (0, 0, 0)
-WHITE: RGB = (255, 255, 255)
 
 
 def board_width() -> int:
@@ -201,7 +199,7 @@ class _Cells:
 
     def of(self, space: Space) -> str:
         light = self.lights.get(space.index)
-        if light is not None and light != BLACK:
+        if light is not None and light != OFF:
             return self._light(light)
         return self._space(space)
 
@@ -240,13 +238,13 @@ def _lane_row(track: Track, layout: _Layout, lane: int, draw: _Cells) -> list[st
 
 def _car_cell(car: Car, mode: ColourMode) -> str:
     """A car is its letter in dark or white ink, whichever reads on its colour."""
-    return paint(car.letter, mode, BLACK if is_light(car) else WHITE, car.rgb)
+    return paint(car.letter, mode, OFF if is_light(car) else WHITE, car.rgb)
 
 
 def _star(car: Car, mode: ColourMode) -> str:
     """A possible end: a star in the car's colour, or white on black for a car
     too dark to read on a dark terminal (the black car)."""
-    return paint("*", mode, WHITE, BLACK) if is_dim(car) else paint("*", mode, car.rgb)
+    return paint("*", mode, WHITE, OFF) if is_dim(car) else paint("*", mode, car.rgb)
 
 
 @dataclass(frozen=True, slots=True)

@@ -32,7 +32,7 @@ from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry
 from toprace_pi.render.palette import RGB
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
-from toprace_pi.report import event_line, scoreboard
+from toprace_pi.report import event_line, event_lines, scoreboard
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
 from toprace_pi.rules.actions import Bid, ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
 from toprace_pi.rules.cars import Car
@@ -490,9 +490,16 @@ def run_demo(
     console = None if keys is None else HumanConsole(keys, load_deck(deck).cars, human_seats)
     if journal is not None:
         screen.news(f"the game's journal: {journal}")
+    demo: DemoTable | None = None
+
+    def narrate(event: GameEvent) -> None:
+        """Every event as the report words it; a race's end with its placings and payouts."""
+        lines = event_lines(demo.controller.game, [event]) if demo is not None else [event_line(event, names)]
+        for line in lines:
+            screen.news(line)
+
     demo = build_demo_table(track, players, seed, races=races, variant=variant, deck=deck, say=screen.news,
-                            ask=lambda _: None, journal=journal, names=names, console=console,
-                            announce=lambda event: screen.news(event_line(event, names)))
+                            ask=lambda _: None, journal=journal, names=names, console=console, announce=narrate)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
     pace = Pace(demo, delay)
     frames = 0

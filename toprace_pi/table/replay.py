@@ -1,20 +1,24 @@
-"""``toprace-pi replay``: a game journal played back step by step on the simulated strip."""
+"""``toprace-pi replay``: a game journal played back step by step on the simulated
+strip, told in the report's sentences, and optionally drawn as pictures with a
+page that plays them back."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from toprace_pi.data import load_track
 from toprace_pi.hardware.profile import load_profile
 from toprace_pi.render.ansi import ColourMode
-from toprace_pi.render.svg import track_svg
+from toprace_pi.render.frames import INDEX, FrameWriter
+from toprace_pi.render.palette import RGB
 from toprace_pi.render.terminal import DEFAULT_WIDTH, render_track
+from toprace_pi.report import event_lines
 from toprace_pi.rules import Game
+from toprace_pi.rules.events import Event
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.choices import choice_for
-from toprace_pi.table.controller import announcement
 from toprace_pi.table.journal import applied_steps, load
 from toprace_pi.table.view import TableView, lights_by_space
 
@@ -26,31 +30,49 @@ def replay_journal(
     colour: ColourMode | bool = True,
     width: int = DEFAULT_WIDTH,
     svg_dir: Path | None = None,
+    narrate: bool = True,
     out: Callable[[str], None] = print,
+    warn: Callable[[str], None] | None = None,
 ) -> Game:
-    """Show every confirmed step of the journal at ``path``: what was done, what it
-    led to, and the strip as the table showed it."""
+    """Play back every confirmed step of the journal at ``path``. With ``narrate``
+    each step is told (what happened, in sentences) and the strip drawn as the
+    table showed it; with ``svg_dir`` every step is also a picture there, with an
+    ``index.html`` to play them. Journal warnings go to ``warn`` (default ``out``)."""
+    writer: FrameWriter | None = None
+    steps = -1  # the first picture is the game before any step
+    for game, lights, news in _steps(path, warn or out):
+        steps += 1
+        if narrate:
+            for line in event_lines(game, news):
+                out(line)
+            out(render_track(game.track, colour=colour, width=width, lights=lights, cars=game.cars))
+            time.sleep(pause)
+        if svg_dir is not None:
+            writer = writer or FrameWriter(svg_dir, game.track)
+            writer.add(game, lights, news)
+    if writer is not None:
+        writer.close()
+        out(f"pictures of {len(writer.frames)} steps: {writer.folder / INDEX}")
+    if narrate:
+        out(f"{path}: {steps} steps" + ("; the game is over" if game.is_over else "; the game goes on"))
+    return game
+
+
+def _steps(path: Path, warn: Callable[[str], None]) -> Iterator[tuple[Game, dict[int, RGB], list[Event]]]:
+    """The game after each step of the journal, with the strip's lights by space
+    and the events the step brought; first the game before any step."""
     loaded = load(path)
     for warning in loaded.warnings:
-        out(warning)
-    settings = loaded.settings
-    track = load_track(settings.track)
-    game = new_game(settings, track, loaded.deck)
+        warn(warning)
+    track = load_track(loaded.settings.track)
+    game = new_game(loaded.settings, track, loaded.deck)
     view = TableView(load_profile(track.slug))
-    if svg_dir is not None:
-        svg_dir.mkdir(parents=True, exist_ok=True)
+
+    def lights() -> dict[int, RGB]:
+        return lights_by_space(view.profile, track, view.frame(game, choice_for(game), 0.0))
+
     told = len(game.events)
-    for number, step in enumerate(applied_steps(game, loaded, path), 1):
-        out(f"step {number}: {step}")
-        for event in game.events[told:]:
-            sentence = announcement(event, game.names) or event.text(game.names)
-            out(f"  {sentence}")
-        frame = view.frame(game, choice_for(game), 0.0)
-        lights = lights_by_space(view.profile, track, frame)
-        out(render_track(track, colour=colour, width=width, lights=lights, cars=game.cars))
-        if svg_dir is not None:
-            (svg_dir / f"step-{number:04d}.svg").write_text(track_svg(track, game.board), "utf-8")
+    yield game, lights(), list(game.events)
+    for _ in applied_steps(game, loaded, path):
+        yield game, lights(), game.events[told:]
         told = len(game.events)
-        time.sleep(pause)
-    out(f"{path}: {len(loaded.steps)} steps" + ("; the game is over" if game.is_over else "; the game goes on"))
-    return game

@@ -4,13 +4,11 @@ may go, a blinking cursor, the placements, and whose turn it is."""
 from __future__ import annotations
 
 from toprace_pi.hardware.profile import Profile
-from toprace_pi.render.palette import RGB
+from toprace_pi.render.palette import OFF, RGB, WHITE
 from toprace_pi.rules import Breakdown, Car, ChooseJoker, Game, MoveCar, Phase, PlaceCar, ReturnCar, Sprint
 from toprace_pi.rules.track import FINISH_ID, Track
 from toprace_pi.table.choices import Choice
 
-OFF: RGB = (0, 0, 0)
-WHITE: RGB = (255, 255, 255)
 #: How long the cursor stays lit, then dark (seconds).
 BLINK = 0.4
 #: Legal end spaces glow at this share of the car's colour.
