@@ -116,8 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="walk every item anew (by default a walk goes on where an earlier one stopped)")
     enrol.set_defaults(run=_enrol)
     calibrate = commands.add_parser("calibrate", parents=[config_option], help="assign the LEDs to a track's spaces")
-    calibrate.add_argument("track", help="a shipped track")
-    calibrate.add_argument("--out", type=Path, metavar="FILE", help="where to save the profile (default TRACK.toml)")
+    calibrate.add_argument("track", help="a shipped track or a track file")
+    calibrate.add_argument("--out", type=Path, metavar="FILE",
+                           help="where to save the profile (default: beside a track file, as NAME.profile.toml; "
+                                "for a shipped track TRACK.toml)")
     calibrate.set_defaults(run=_calibrate)
 
     track = commands.add_parser("track", help="show or check a track layout")
@@ -128,6 +130,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--no-colour", action="store_true")
     show.set_defaults(run=_track_show)
     track_commands.add_parser("list", help="list the shipped tracks").set_defaults(run=_track_list)
+    track_check = track_commands.add_parser("check", help="validate a track file and its board profile, naming "
+                                                          "every problem")
+    track_check.add_argument("file", help="a track file (or a shipped track)")
+    track_check.set_defaults(run=_track_check)
 
     deck = commands.add_parser("deck", help="check a speed-card deck file")
     deck_commands = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
@@ -285,7 +291,7 @@ def _calibrate(args: argparse.Namespace) -> int:
     config = _config(args)
     events: queue.Queue = queue.Queue()
     with TableButtons(config.buttons, events, hold_time=config.hold_time):
-        calibrate_board(args.track, config, button_presses(events), _tell, args.out or Path(f"{args.track}.toml"))
+        calibrate_board(args.track, config, button_presses(events), _tell, args.out)
     return 0
 
 
@@ -305,6 +311,35 @@ def _track_show(args: argparse.Namespace) -> int:
             print(f"toprace-pi: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
             return USAGE_ERROR
         print(f"wrote {args.svg}")
+    return 0
+
+
+def _track_check(args: argparse.Namespace) -> int:
+    """Every problem of the track and of its board profile in words, exit code 1 if there is one."""
+    from toprace_pi.errors import DataError
+    from toprace_pi.hardware.profile import Profile, load_profile, profile_beside
+
+    beside = profile_beside(args.file) if args.file not in track_names() else None
+    profile: Profile | None = None
+    try:
+        track = load_track(args.file)
+        if beside is None:
+            profile = load_profile(args.file)
+        else:
+            profile = load_profile(beside, track) if beside.is_file() else None
+    except DataError as exc:
+        print(printable_lines(str(exc)))
+        return 1
+    starts = ", ".join(track.space_id(track.starting_spaces[n]) for n in sorted(track.starting_spaces))
+    print(printable_lines(f"{args.file}: {track.name}: valid: {len(track.spaces)} spaces in {track.lanes} lanes, "
+                          f"finish line at {track.finish_line:g}, tip lines at "
+                          f"{', '.join(f'{x:g}' for x in track.tip_lines)}, starting spaces 1-6 on {starts}"))
+    if profile is None:
+        print(printable_lines(f"board profile: none beside it yet ({beside}): the table lights the default layout "
+                              f"until toprace-pi calibrate {args.file} saves one there"))
+    else:
+        kind = "calibrated" if profile.calibrated else "a default layout, not calibrated"
+        print(f"board profile: {profile.led_count} LEDs ({kind})")
     return 0
 
 

@@ -158,12 +158,13 @@ def _profile(value: object, problems: list[str]) -> str | None:
 
 
 def _shipped(game: dict[str, Any], kind: str, shipped: list[str], default: str, problems: list[str]) -> str:
-    """``[game] track`` or ``deck``: a shipped one by name, or a file (read when the game starts)."""
+    """``[game] track`` or ``deck``: a shipped one by name, or a file (read when the game starts), made
+    absolute so that the journal names it for a resume or a replay from any working directory."""
     value = game.get(kind, default)
     if not isinstance(value, str) or (value not in shipped and not _is_file(value)):
         problems.append(f"[game] {kind}: {value!r} is neither a shipped {kind} ({', '.join(shipped)}) nor a file")
         return default
-    return value
+    return value if value in shipped else str(Path(value).resolve())
 
 
 def _variant(value: object, problems: list[str]) -> str:

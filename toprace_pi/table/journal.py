@@ -27,13 +27,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from toprace_pi.data import load_deck
+from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.files import fsync_folder, make_folder
 from toprace_pi.rules.actions import Action, parse_action
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.cars import CarSet
 from toprace_pi.rules.game import Game, Settings
+from toprace_pi.rules.track import Track
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,8 @@ class Loaded:
     steps: list[Action]
     #: The game's deck, loaded to read the steps (whose cars it names): build the game with it.
     deck: Deck
+    #: The game's track, loaded to name a track file that has gone in words: build the game with it.
+    track: Track
     #: The journal line each step was read from, for messages that point at it.
     lines: list[int] = field(default_factory=list)
     last_input: int | None = None
@@ -211,8 +214,9 @@ def load(path: str | Path) -> Loaded:
         raise DataError(str(path), ["holds no game (no header)"])
     settings = _settings(records[0], str(path))
     deck = _deck(settings, str(path))
+    track = _track(settings, str(path))
     steps, lines_of_steps, last_input = _steps(records[1:], deck.cars, str(path))
-    loaded = Loaded(settings, steps, deck, lines_of_steps, last_input, len(records) - 1, bool(tail),
+    loaded = Loaded(settings, steps, deck, track, lines_of_steps, last_input, len(records) - 1, bool(tail),
                     sum(len(r) + 1 for r in complete))
     if tail:
         warning = f"{path}: the last record was cut short (power lost while writing?) and is dropped"
@@ -289,6 +293,15 @@ def _deck(settings: Settings, source: str) -> Deck:
         return load_deck(settings.deck)
     except DataError as exc:
         raise DataError(source, [f"the header's deck {settings.deck!r} cannot be loaded: {exc}"]) from None
+
+
+def _track(settings: Settings, source: str) -> Track:
+    """The game's track: a shipped one, or the track file the game was played on (by its absolute path)."""
+    try:
+        return load_track(settings.track)
+    except DataError as exc:
+        raise DataError(source, [f"the header's track {settings.track!r} cannot be loaded (a track file moved "
+                                 f"or deleted? put it back there): {exc}"]) from None
 
 
 def _steps(records: list[dict[str, Any]], cars: CarSet, source: str) -> tuple[list[Action], list[int], int | None]:

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.data import load_deck, load_track
+from toprace_pi.data import load_deck, load_track, track_names
 from toprace_pi.errors import TopRaceError
 from toprace_pi.files import write_atomically
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.calibrate import calibrate
 from toprace_pi.hardware.events import BUTTONS, ButtonPressed, DeviceStatus, Event
-from toprace_pi.hardware.profile import load_profile
+from toprace_pi.hardware.profile import load_profile, profile_beside
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import Enrolment, TagRegistry
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
@@ -102,17 +102,24 @@ def _write_record(reader: Any, record: str, say: Say) -> None:
         say(f"(could not write the record: {exc})")
 
 
-def calibrate_board(track_name: str, config: TableConfig, buttons: Iterator[str], say: Say, out: Path) -> Path:
-    """Light one LED at a time, assign each with NEXT/OK, and save the profile."""
+def calibrate_board(track_name: str, config: TableConfig, buttons: Iterator[str], say: Say,
+                    out: Path | None = None) -> Path:
+    """Light one LED at a time, assign each with NEXT/OK, and save the profile: by default beside a track
+    file (where the table finds it by itself), or for a shipped track as ``TRACK.toml`` here."""
     track = load_track(track_name)
     default = load_profile(track.slug)
+    beside = profile_beside(track.slug) if track_name not in track_names() else None
+    out = out or beside or Path(f"{track_name}.toml")
     strip = open_strip(config.strip, count=default.led_count)
     try:
         profile = calibrate(track, strip, buttons, say=say, expected=default)
     finally:
         strip.close()
     write_atomically(out, profile.to_toml())  # a power cut mid-write keeps the old profile
-    say(f"saved the profile to {out}; set [files] profile = \"{out}\" in the config to use it")
+    if beside is not None and out.resolve() == beside:
+        say(f"saved the profile to {out}, beside its track file: the table finds it there")
+    else:
+        say(f"saved the profile to {out}; set [files] profile = \"{out}\" in the config to use it")
     return out
 
 
