@@ -144,3 +144,18 @@ def test_a_broken_profile_beside_the_track_fails_track_check(capsys, my_track):
     code, out, _ = run(capsys, "track", "check", str(my_track))
     assert code == 1 and out.startswith(f"{profile_beside(my_track)}: ")
     assert "'track' is 'other', but this is 'my-lane'" in out and "[spaces]: missing table" in out
+
+
+def test_the_calibrate_command_takes_a_track_file_and_typed_presses(capsys, my_track, monkeypatch):
+    """``[buttons] kind = "simulated"``: the presses are typed, so the whole command runs here."""
+    import io
+
+    config = my_track.with_name("table.toml")
+    config.write_text('[buttons]\nkind = "simulated"\n', "utf-8")
+    spaces = len(load_track(my_track).spaces)
+    monkeypatch.setattr("sys.stdin", io.StringIO("x\nn\n" + "o\n" * (spaces + 12)))
+    code, out, _ = run(capsys, "calibrate", str(my_track), "--config", str(config))
+    assert code == 0 and "type n, o or u" in out
+    assert out.rstrip().endswith(f"saved the profile to {profile_beside(my_track)}, beside its track file: "
+                                 "the table finds it there")
+    assert load_profile(str(my_track.resolve())).spaces["a1"] == (1,)  # LED 0 was skipped with NEXT

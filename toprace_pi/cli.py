@@ -285,12 +285,15 @@ def _enrol(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     import queue
 
-    from toprace_pi.hardware.buttons import TableButtons
-    from toprace_pi.table.tools import button_presses, calibrate_board
+    from toprace_pi.table.live import open_buttons
+    from toprace_pi.table.tools import button_presses, calibrate_board, typed_presses
 
     config = _config(args)
+    if config.button_kind == "simulated":
+        calibrate_board(args.track, config, typed_presses(sys.stdin, _tell), _tell, args.out)
+        return 0
     events: queue.Queue = queue.Queue()
-    with TableButtons(config.buttons, events, hold_time=config.hold_time):
+    with open_buttons(config, events):
         calibrate_board(args.track, config, button_presses(events), _tell, args.out)
     return 0
 

@@ -21,6 +21,7 @@ from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import Event
+from toprace_pi.hardware.gpio import gpio_missing
 from toprace_pi.hardware.profile import Profile, load_profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
@@ -174,11 +175,24 @@ def _registry(config: TableConfig, cars: CarSet, announcer: Announcer) -> TagReg
     return TagRegistry.load(config.registry, cars)
 
 
-def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:
+def open_buttons(config: TableConfig, events: queue.Queue[Event]) -> Any:
+    """The buttons the config asks for: on the Pi's GPIO, or (``[buttons] kind = "simulated"``) on
+    gpiozero's mock pins. Off a Pi, :class:`HardwareError` (and :func:`gpio_missing` says how to go on)."""
     from toprace_pi.hardware.buttons import TableButtons
 
+    factory = None
+    if config.button_kind == "simulated":
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+    elif (missing := gpio_missing()) is not None:
+        raise HardwareError(missing)
+    return TableButtons(config.buttons, events, hold_time=config.hold_time, pin_factory=factory)
+
+
+def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:
     try:
-        return TableButtons(config.buttons, events, hold_time=config.hold_time)
+        return open_buttons(config, events)
     except (HardwareError, OSError, RuntimeError, ImportError) as exc:
         announcer.say(f"the buttons cannot be used ({exc}): the table plays on without them")
         return None
@@ -189,6 +203,8 @@ def _sound(config: TableConfig, announcer: Announcer) -> Any:
     if pin is None:
         return SilentSound()
     try:
+        if (missing := gpio_missing()) is not None:
+            raise HardwareError(missing)
         return BuzzerSound(int(pin), tonal=bool(config.sound.get("tonal", False)))
     except (HardwareError, OSError, RuntimeError, ImportError) as exc:
         announcer.say(f"the buzzer cannot be used ({exc})")
