@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
     demo.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
     demo.add_argument("--journal", type=Path, metavar="FILE", default=DEMO_JOURNAL,
-                      help=f"where the game's journal goes (default {DEMO_JOURNAL}; an older one is archived)")
+                      help=f"where the game's journal goes (default {DEMO_JOURNAL}; the last few before it are kept)")
     demo.set_defaults(run=_demo)
 
     config_option = _Parser(add_help=False)
@@ -242,10 +242,14 @@ def _demo(args: argparse.Namespace) -> int:
               "pip install gpiozero, or run python3 dev.py demo", file=sys.stderr)
         return USAGE_ERROR
 
+    from toprace_pi.table.journal import KEPT_ARCHIVES
+
+    journal = args.journal.expanduser()
+    print(f"the game's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)", flush=True)
     run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
              variant=_variant(args), deck=args.deck, pause=0.0 if args.fast else 0.4,
              colour=not args.no_colour and sys.stdout.isatty(),
-             svg_dir=args.svg_dir, journal=args.journal.expanduser())
+             svg_dir=args.svg_dir, journal=journal)
     return 0
 
 

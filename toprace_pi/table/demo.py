@@ -38,7 +38,7 @@ from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.entries import ClaimWindow, GridEntry, SaleEntry
-from toprace_pi.table.journal import Journal, archive
+from toprace_pi.table.journal import Journal, archive_and_prune
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.view import TableView, lights_by_space
 
@@ -194,7 +194,7 @@ def build_demo_table(
                         deck=deck, variant=variant, tips_at_end=True)
     game = new_game(settings, track, cards)
     if journal is not None and journal.exists():
-        archive(journal)
+        archive_and_prune(journal)
     controller = TableController(game, identify=registry.identify, say=say, ask=ask, sound=SilentSound(),
                                  dealer=lambda g: g.deal(dealer), clock=clock,
                                  journal=None if journal is None else Journal.create(journal, settings))

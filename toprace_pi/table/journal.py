@@ -20,6 +20,7 @@ import errno
 import json
 import logging
 import os
+import re
 import time
 import zlib
 from collections.abc import Iterator, Sequence
@@ -338,6 +339,10 @@ def applied_steps(game: Game, loaded: Loaded, source: str | Path) -> Iterator[Ac
         yield step
 
 
+#: How many archived journals :func:`archive_and_prune` keeps: the demo's, which nobody needs for long.
+KEPT_ARCHIVES = 5
+
+
 def archive(path: str | Path) -> Path:
     """Move a finished or abandoned journal aside (never deleted) for a new game."""
     path = Path(path)
@@ -349,4 +354,33 @@ def archive(path: str | Path) -> Path:
         n += 1
     path.rename(target)
     fsync_folder(path.parent)
+    return target
+
+
+def archived(path: str | Path) -> list[Path]:
+    """The journals :func:`archive` has moved aside from ``path``, oldest first (by the time in their name)."""
+    path = Path(path)
+    pattern = re.compile(rf"{re.escape(path.stem)}-(\d{{8}}-\d{{6}})(?:-(\d+))?{re.escape(path.suffix)}")
+    found = [(match[1], int(match[2] or 0), p) for p in path.parent.glob(f"{path.stem}-*{path.suffix}")
+             if (match := pattern.fullmatch(p.name))]
+    return [p for *_, p in sorted(found)]
+
+
+def prune_archives(path: str | Path, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` archived journals of ``path``; returns those deleted.
+
+    Never for a real table's journals (``play --new`` archives them and keeps them all): for the demo's,
+    which would otherwise pile up, a game at a time."""
+    doomed = archived(path)[:-keep] if keep else archived(path)
+    for old in doomed:
+        old.unlink()
+    if doomed:
+        fsync_folder(Path(path).parent)
+    return doomed
+
+
+def archive_and_prune(path: str | Path, keep: int = KEPT_ARCHIVES) -> Path:
+    """:func:`archive`, then :func:`prune_archives` down to ``keep``: the demo's journals."""
+    target = archive(path)
+    prune_archives(path, keep)
     return target
