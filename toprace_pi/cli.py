@@ -143,6 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
     check.set_defaults(run=_deck_check)
     deck_commands.add_parser("list", help="list the shipped decks").set_defaults(run=_deck_list)
+    labels = deck_commands.add_parser("labels", help="write a printable sheet of labels for the tags of a deck's "
+                                                     "speed cards, its car tokens and the pit stop cards")
+    labels.add_argument("file", nargs="?", default=DEFAULT_DECK,
+                        help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
+    labels.add_argument("--svg", type=Path, metavar="FILE", required=True, help="where to write the sheet (SVG)")
+    labels.set_defaults(run=_deck_labels)
     tips = commands.add_parser("tips", help="check a tip table file (Tips variant)")
     tips_commands = tips.add_subparsers(dest="tips_command", required=True, parser_class=_Parser)
     tips_check = tips_commands.add_parser("check", help="validate a tip table and print it")
@@ -381,6 +387,18 @@ def _deck_list(args: argparse.Namespace) -> int:
     for name in deck_names():
         deck = load_deck(name)
         print(f"{name:14} {deck.name}: cars {deck.cars.ids}; joker {deck.cars.joker.id}")
+    return 0
+
+
+def _deck_labels(args: argparse.Namespace) -> int:
+    from toprace_pi.table.labels import deck_labels, labels_svg
+
+    deck = load_deck(args.file)
+    labels = deck_labels(deck)
+    args.svg.write_text(labels_svg(labels, f"Top Race tag labels: {deck.name}"), "utf-8")
+    cards = len(deck)
+    print(f"wrote {args.svg}: {len(labels)} labels ({cards} speed cards, {len(deck.cars)} car tokens, "
+          f"{len(labels) - cards - len(deck.cars)} pit stop cards)")
     return 0
 
 
