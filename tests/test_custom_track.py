@@ -159,3 +159,22 @@ def test_the_calibrate_command_takes_a_track_file_and_typed_presses(capsys, my_t
     assert out.rstrip().endswith(f"saved the profile to {profile_beside(my_track)}, beside its track file: "
                                  "the table finds it there")
     assert load_profile(str(my_track.resolve())).spaces["a1"] == (1,)  # LED 0 was skipped with NEXT
+
+
+def test_the_table_lights_a_track_file_by_the_profile_beside_it(my_track, tmp_path, pins):
+    """``play``'s table: the calibrated profile beside the track file, with no [files] profile in the config."""
+    from toprace_pi.table.live import open_table
+
+    track = load_track(my_track)
+    presses = iter(["next", "next"] + ["ok"] * (len(track.spaces) + 12))  # LEDs 0 and 1 under no space
+    calibrate_board(str(my_track), parse_config({}, "t"), presses, lambda _: None)
+    config = parse_config({"game": {"track": str(my_track)}, "sound": {"speech": False},
+                           "files": {"journal": str(tmp_path / "j.jsonl"), "registry": str(tmp_path / "t.json")}},
+                          "t")
+    live = open_table(config)
+    try:
+        profile = live.table.view.profile
+        assert profile.calibrated and profile.track == "my-lane" and profile.spaces["a1"] == (2,)
+        assert live.table.controller.game.track.name == "My Lane"
+    finally:
+        live.close()

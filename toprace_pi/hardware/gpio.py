@@ -88,9 +88,11 @@ def gpio_missing() -> str | None:
     first, with those warnings silenced, lets the table say one line that helps instead. A factory set
     by ``GPIOZERO_PIN_FACTORY`` or by a test counts as pins.
     """
-    from gpiozero import Device
-    from gpiozero.exc import BadPinFactory, PinFactoryFallback
-
+    try:
+        from gpiozero import Device
+        from gpiozero.exc import BadPinFactory, PinFactoryFallback
+    except ImportError:
+        return "gpiozero is not installed (pip install gpiozero)"
     if Device.pin_factory is not None:
         return None
     with warnings.catch_warnings():
