@@ -15,9 +15,9 @@ from emulators.pn532 import Pn532Emulator
 from test_strip import FakePixelStrip, ws281x  # noqa: F401 (the fixture)
 
 from toprace_pi.hardware.gpio import HOW_TO_SIMULATE, NO_GPIO
-from toprace_pi.table import tools
+from toprace_pi.table import selftest
 from toprace_pi.table.config import parse_config
-from toprace_pi.table.tools import self_test
+from toprace_pi.table.selftest import self_test
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What a Python object's repr looks like in a message: never printed.
@@ -36,7 +36,7 @@ def test_every_device_is_tested_and_each_missing_one_is_named(pins, monkeypatch,
     """A reader on a port that is not there, a strip whose library is missing, mock pins, no espeak-ng:
     every device has its line, and the count takes each one."""
     monkeypatch.setitem(sys.modules, "rpi_ws281x", None)
-    monkeypatch.setattr(tools.shutil, "which", lambda name: None)
+    monkeypatch.setattr(selftest.shutil, "which", lambda name: None)
     config = {"readers": {"discard": {"kind": "pn532", "port": str(tmp_path / "ttyNONE")}, "cars": {}},
               "strip": {"backend": "ws281x"}, "sound": {"buzzer": 12}}
     failed, said = check(config)
@@ -71,8 +71,8 @@ def test_a_table_whose_devices_all_answer_passes(pins, ws281x, monkeypatch):  # 
     """The PN532 over its emulator, a strip on (fake) rpi_ws281x, each button pressed when asked, the
     buzzer and espeak-ng: every line ok. Mock pins count as real here, as the Pi's would."""
     spoken: list[tuple[list[str], str]] = []
-    monkeypatch.setattr(tools.shutil, "which", lambda name: "/usr/bin/espeak-ng")
-    monkeypatch.setattr(tools, "run_espeak", lambda argv, text: spoken.append((argv, text)))
+    monkeypatch.setattr(selftest.shutil, "which", lambda name: "/usr/bin/espeak-ng")
+    monkeypatch.setattr(selftest, "run_espeak", lambda argv, text: spoken.append((argv, text)))
     said: list[str] = []
 
     def say(line: str) -> None:

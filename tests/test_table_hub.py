@@ -20,7 +20,8 @@ from toprace_pi.table.config import HubConfig, parse_config
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
 from toprace_pi.table.live import open_hub, open_table, reader_slots
 from toprace_pi.table.run import RETRY, ReaderSlot
-from toprace_pi.table.tools import enrol, self_test
+from toprace_pi.table.selftest import self_test
+from toprace_pi.table.tools import enrol
 
 # --- configuration -----------------------------------------------------------------------------------------------
 

@@ -280,7 +280,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _check_hardware(args: argparse.Namespace) -> int:
-    from toprace_pi.table.tools import self_test
+    from toprace_pi.table.selftest import self_test
 
     return 1 if self_test(_config(args), _tell) else 0
 
