@@ -178,3 +178,17 @@ def test_the_table_lights_a_track_file_by_the_profile_beside_it(my_track, tmp_pa
         assert live.table.controller.game.track.name == "My Lane"
     finally:
         live.close()
+
+
+def test_a_deck_file_is_recorded_by_its_absolute_path_so_replay_finds_it_from_elsewhere(capsys, tmp_path,
+                                                                                       monkeypatch):
+    deck = tmp_path / "decks" / "my-deck.toml"
+    deck.parent.mkdir()
+    deck.write_text((SHIPPED.parent.parent / "decks" / "standard.toml").read_text("utf-8"), "utf-8")
+    journal = tmp_path / "demo.jsonl"
+    monkeypatch.chdir(deck.parent)
+    run(capsys, "demo", "--fast", "--no-colour", "--players", "2", "--deck", "my-deck.toml", "--journal", str(journal))
+    assert load(journal).settings.deck == str(deck.resolve())
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "replay", str(journal), "--fast", "--no-colour")
+    assert code == 0 and out.rstrip().endswith("the game is over")

@@ -237,7 +237,13 @@ def _variant(args: argparse.Namespace) -> str:
 def _play(args: argparse.Namespace) -> Game:
     track, deck = load_track(args.track), load_deck(args.deck)
     return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                    variant=_variant(args), deck_name=args.deck)
+                    variant=_variant(args), deck_name=_deck_name(args.deck))
+
+
+def _deck_name(name: str) -> str:
+    """A shipped deck's name, or a deck file's absolute path: what the game records, so that its journal
+    replays from any folder (a track file records its path by itself, as its slug)."""
+    return name if name in deck_names() else str(Path(name).resolve())
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -253,7 +259,7 @@ def _demo(args: argparse.Namespace) -> int:
     journal = args.journal.expanduser()
     print(f"the game's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)", flush=True)
     run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-             variant=_variant(args), deck=args.deck, pause=0.0 if args.fast else 0.4,
+             variant=_variant(args), deck=_deck_name(args.deck), pause=0.0 if args.fast else 0.4,
              colour=not args.no_colour and sys.stdout.isatty(),
              svg_dir=args.svg_dir, journal=journal)
     return 0
