@@ -192,3 +192,11 @@ def test_a_deck_file_is_recorded_by_its_absolute_path_so_replay_finds_it_from_el
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(capsys, "replay", str(journal), "--fast", "--no-colour")
     assert code == 0 and out.rstrip().endswith("the game is over")
+
+
+def test_simulate_plays_a_track_file_and_its_report_names_the_track(capsys, my_track):
+    import json
+
+    code, out, _ = run(capsys, "simulate", "--track", str(my_track), "--players", "3", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["settings"]["track"] == "My Lane" and report["races"][0]["placements"]
