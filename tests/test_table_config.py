@@ -151,19 +151,6 @@ def test_the_example_configuration_loads():
     assert config.readers[0].kind == "pn532" and config.sound["buzzer"] == 12
 
 
-def test_self_test_reports_each_device(pins):
-    """With mock GPIO pins and simulated readers and strip: the readers are found,
-    the LEDs chased, and buttons nobody presses are reported."""
-    from toprace_pi.table.tools import self_test
-
-    said: list[str] = []
-    config = parse_config({"readers": {"discard": {}, "cars": {}}}, "test")
-    problems = self_test(config, said.append, button_wait=0.01)
-    assert "discard reader: found (simulated)" in said and "cars reader: found (simulated)" in said
-    assert any(s.startswith("LED strip: chase over 191 LEDs done") for s in said)
-    assert "NEXT: no press within 0.01 s" in said and problems == 4
-
-
 def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_path, pins):
     import socket
     import threading

@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
     demo.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
     demo.add_argument("--journal", type=Path, metavar="FILE", default=DEMO_JOURNAL,
-                      help=f"where the game's journal goes (default {DEMO_JOURNAL}; an older one is archived)")
+                      help=f"where the game's journal goes (default {DEMO_JOURNAL}; the last few before it are kept)")
     demo.set_defaults(run=_demo)
 
     config_option = _Parser(add_help=False)
@@ -136,8 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="walk every item anew (by default a walk goes on where an earlier one stopped)")
     enrol.set_defaults(run=_enrol)
     calibrate = commands.add_parser("calibrate", parents=[config_option], help="assign the LEDs to a track's spaces")
-    calibrate.add_argument("track", help="a shipped track")
-    calibrate.add_argument("--out", type=Path, metavar="FILE", help="where to save the profile (default TRACK.toml)")
+    calibrate.add_argument("track", help="a shipped track or a track file")
+    calibrate.add_argument("--out", type=Path, metavar="FILE",
+                           help="where to save the profile (default: beside a track file, as NAME.profile.toml; "
+                                "for a shipped track TRACK.toml)")
     calibrate.set_defaults(run=_calibrate)
 
     track = commands.add_parser("track", help="show or check a track layout")
@@ -148,6 +150,10 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--no-colour", action="store_true")
     show.set_defaults(run=_track_show)
     track_commands.add_parser("list", help="list the shipped tracks").set_defaults(run=_track_list)
+    track_check = track_commands.add_parser("check", help="validate a track file and its board profile, naming "
+                                                          "every problem")
+    track_check.add_argument("file", help="a track file (or a shipped track)")
+    track_check.set_defaults(run=_track_check)
 
     deck = commands.add_parser("deck", help="check a speed-card deck file")
     deck_commands = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
@@ -157,6 +163,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
     check.set_defaults(run=_deck_check)
     deck_commands.add_parser("list", help="list the shipped decks").set_defaults(run=_deck_list)
+    labels = deck_commands.add_parser("labels", help="write a printable sheet of labels for the tags of a deck's "
+                                                     "speed cards, its car tokens and the pit stop cards")
+    labels.add_argument("file", nargs="?", default=DEFAULT_DECK,
+                        help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
+    labels.add_argument("--svg", type=Path, metavar="FILE", required=True, help="where to write the sheet (SVG)")
+    labels.set_defaults(run=_deck_labels)
     tips = commands.add_parser("tips", help="check a tip table file (Tips variant)")
     tips_commands = tips.add_subparsers(dest="tips_command", required=True, parser_class=_Parser)
     tips_check = tips_commands.add_parser("check", help="validate a tip table and print it")
@@ -250,7 +262,13 @@ def _variant(args: argparse.Namespace) -> str:
 def _play(args: argparse.Namespace) -> Game:
     track, deck = load_track(args.track), load_deck(args.deck)
     return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                    variant=_variant(args), deck_name=args.deck)
+                    variant=_variant(args), deck_name=_deck_name(args.deck))
+
+
+def _deck_name(name: str) -> str:
+    """A shipped deck's name, or a deck file's absolute path: what the game records, so that its journal
+    replays from any folder (a track file records its path by itself, as its slug)."""
+    return name if name in deck_names() else str(Path(name).resolve())
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -270,9 +288,8 @@ def _demo(args: argparse.Namespace) -> int:
     screen = DemoScreen(lambda text: print(text, end="", flush=True), live=sys.stdout.isatty())
     try:
         run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                 variant=_variant(args), deck=args.deck, delay=0.0 if args.fast else args.delay,
-                 colour=not args.no_colour and sys.stdout.isatty(), svg_dir=args.svg_dir,
-                 journal=args.journal.expanduser(), humans=args.human,
+                 variant=_variant(args), deck=_deck_name(args.deck), delay=0.0 if args.fast else args.delay,
+                 colour=_colour(args), svg_dir=args.svg_dir, journal=args.journal.expanduser(), humans=args.human,
                  keys=keys if keys.is_terminal else None, screen=screen)
     finally:
         keys.close()
@@ -314,7 +331,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _check_hardware(args: argparse.Namespace) -> int:
-    from toprace_pi.table.tools import self_test
+    from toprace_pi.table.selftest import self_test
 
     return 1 if self_test(_config(args), _tell) else 0
 
@@ -329,13 +346,16 @@ def _enrol(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     import queue
 
-    from toprace_pi.hardware.buttons import TableButtons
-    from toprace_pi.table.tools import button_presses, calibrate_board
+    from toprace_pi.table.live import open_buttons
+    from toprace_pi.table.tools import button_presses, calibrate_board, typed_presses
 
     config = _config(args)
+    if config.button_kind == "simulated":
+        calibrate_board(args.track, config, typed_presses(sys.stdin, _tell), _tell, args.out)
+        return 0
     events: queue.Queue = queue.Queue()
-    with TableButtons(config.buttons, events, hold_time=config.hold_time):
-        calibrate_board(args.track, config, button_presses(events), _tell, args.out or Path(f"{args.track}.toml"))
+    with open_buttons(config, events):
+        calibrate_board(args.track, config, button_presses(events), _tell, args.out)
     return 0
 
 
@@ -354,6 +374,35 @@ def _track_show(args: argparse.Namespace) -> int:
             print(f"toprace-pi: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
             return USAGE_ERROR
         print(f"wrote {args.svg}")
+    return 0
+
+
+def _track_check(args: argparse.Namespace) -> int:
+    """Every problem of the track and of its board profile in words, exit code 1 if there is one."""
+    from toprace_pi.errors import DataError
+    from toprace_pi.hardware.profile import Profile, load_profile, profile_beside
+
+    beside = profile_beside(args.file) if args.file not in track_names() else None
+    profile: Profile | None = None
+    try:
+        track = load_track(args.file)
+        if beside is None:
+            profile = load_profile(args.file)
+        else:
+            profile = load_profile(beside, track) if beside.is_file() else None
+    except DataError as exc:
+        print(printable_lines(str(exc)))
+        return 1
+    starts = ", ".join(track.space_id(track.starting_spaces[n]) for n in sorted(track.starting_spaces))
+    print(printable_lines(f"{args.file}: {track.name}: valid: {len(track.spaces)} spaces in {track.lanes} lanes, "
+                          f"finish line at {track.finish_line:g}, tip lines at "
+                          f"{', '.join(f'{x:g}' for x in track.tip_lines)}, starting spaces 1-6 on {starts}"))
+    if profile is None:
+        print(printable_lines(f"board profile: none beside it yet ({beside}): the table lights the default layout "
+                              f"until toprace-pi calibrate {args.file} saves one there"))
+    else:
+        kind = "calibrated" if profile.calibrated else "a default layout, not calibrated"
+        print(f"board profile: {profile.led_count} LEDs ({kind})")
     return 0
 
 
@@ -388,6 +437,18 @@ def _deck_list(args: argparse.Namespace) -> int:
     for name in deck_names():
         deck = load_deck(name)
         print(f"{name:14} {deck.name}: cars {deck.cars.ids}; joker {deck.cars.joker.id}")
+    return 0
+
+
+def _deck_labels(args: argparse.Namespace) -> int:
+    from toprace_pi.table.labels import deck_labels, labels_svg
+
+    deck = load_deck(args.file)
+    labels = deck_labels(deck)
+    args.svg.write_text(labels_svg(labels, f"Top Race tag labels: {deck.name}"), "utf-8")
+    cards = len(deck)
+    print(f"wrote {args.svg}: {len(labels)} labels ({cards} speed cards, {len(deck.cars)} car tokens, "
+          f"{len(labels) - cards - len(deck.cars)} pit stop cards)")
     return 0
 
 

@@ -77,9 +77,13 @@ def deck_names() -> list[str]:
 
 
 def load_track(name_or_path: str | Path = DEFAULT_TRACK) -> Track:
-    """A shipped track by name (``"lake-lane"``) or a track file by path."""
+    """A shipped track by name (``"lake-lane"``) or a track file by path.
+
+    A track file's :attr:`~Track.slug` is its absolute path, so a game recorded on it (a journal, a saved
+    game) loads it again from any working directory."""
     source, text = _read("tracks", name_or_path, track_names())
-    return Track.from_dict(_parse(source, text), source)
+    slug = str(name_or_path) if str(name_or_path) in track_names() else str(Path(source).resolve())
+    return Track.from_dict(_parse(source, text), source, slug=slug)
 
 
 def load_deck(name_or_path: str | Path = DEFAULT_DECK) -> Deck:

@@ -119,12 +119,12 @@ class Calibration:
     def profile(self) -> Profile:
         """The calibrated profile, once :attr:`done`."""
         if not self.done:
-            raise DataError(f"calibration of {self.track.slug}", [f"not finished: {self.prompt}"])
+            raise DataError(f"calibration of {self.track.name}", [f"not finished: {self.prompt}"])
         found: dict[str, dict[str | int, tuple[int, ...]]] = {"space": {}, "placement": {}, "seat": {}}
         for target, led in zip(self.targets, self.assigned):
             found[target.kind][target.key] = (led,)
         return Profile(
-            track=self.track.slug,
+            track=self.track.name_slug,
             led_count=self.led_count,
             spaces={str(key): leds for key, leds in found["space"].items()},
             placements=tuple(found["placement"].values()),

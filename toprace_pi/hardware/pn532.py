@@ -342,9 +342,11 @@ def _driver_errors() -> Iterator[None]:
 
 @contextmanager
 def _bus_errors(bus: str) -> Iterator[None]:
+    """The bus library's failures as the reader's trouble; off a Pi Blinka has no I2C or SPI pins to give
+    and says so with an ImportError."""
     try:
         yield
-    except (OSError, ValueError, RuntimeError, AttributeError) as exc:
+    except (OSError, ValueError, RuntimeError, AttributeError, ImportError) as exc:
         raise _Trouble(f"cannot open the {bus} bus: {exc}", lost=True) from exc
 
 

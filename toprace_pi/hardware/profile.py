@@ -10,7 +10,7 @@ way round), so a profile is calibrated per board with
 File format (``toprace_pi/data/profiles/<track>.toml``)::
 
     [profile]
-    track = "speed-street"        # the track's slug: its file name
+    track = "speed-street"        # the track's name in file name form (Track.name_slug)
     led_count = 191               # LEDs on the strip, 0 to led_count - 1
     calibrated = false            # false: a default layout, not yet checked on a board
     note = "..."
@@ -36,6 +36,7 @@ lanes), then the six placement spaces, then the six seat lights.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -47,6 +48,10 @@ from toprace_pi.errors import DataError
 from toprace_pi.hardware.strip import DARK, MAX_LEDS, RGB
 from toprace_pi.render.palette import ordinal
 from toprace_pi.rules.track import Track
+
+log = logging.getLogger(__name__)
+#: The profiles found missing beside their track files, each told once.
+_TOLD_DEFAULT: set[Path] = set()
 
 PLACES = 6
 MAX_SEATS = 6
@@ -156,7 +161,7 @@ def default_profile(track: Track) -> Profile:
     first_placement = len(order)
     first_seat = first_placement + PLACES
     return Profile(
-        track=track.slug,
+        track=track.name_slug,
         led_count=first_seat + MAX_SEATS,
         spaces={space_id: (led,) for led, space_id in enumerate(order)},
         placements=tuple((first_placement + n,) for n in range(PLACES)),
@@ -166,20 +171,44 @@ def default_profile(track: Track) -> Profile:
 
 
 def load_profile(name_or_path: str | Path = DEFAULT_TRACK, track: Track | None = None) -> Profile:
-    """A shipped LED profile by track name (``"lake-lane"``) or a profile file by path.
+    """A shipped LED profile by track name (``"lake-lane"``), a profile file by path, or the profile of a
+    track file given by its path (a :attr:`Track.slug`): the profile beside it (:func:`profile_beside`), or
+    the default layout with a warning until the board is calibrated, as for a shipped track.
 
-    It is checked against ``track``, or when that is not given against the shipped
-    track the profile names (a profile for a track of your own needs that track).
+    A profile file is checked against ``track``, or when that is not given against the shipped track it
+    names (a profile for a track of your own needs that track).
     """
     source, data = read_document("profiles", name_or_path, profile_names())
+    if "track" in data and "profile" not in data:
+        return _profile_of_track_file(Path(name_or_path))
     if track is None:
         header = data.get("profile")
         slug = header.get("track") if isinstance(header, dict) else None
         if slug not in track_names():
             choices = ", ".join(track_names())
-            raise DataError(source, [f"[profile]: 'track' {slug!r} is not a shipped track ({choices}); pass its track"])
+            raise DataError(source, [f"[profile]: 'track' {slug!r} is not a shipped track ({choices}): "
+                                     "load it with its track file ([game] track in the config)"])
         track = load_track(slug)
     return Profile.from_dict(data, source, track)
+
+
+def profile_beside(track_file: str | Path) -> Path:
+    """Where the board profile of a track file lives: ``my-street.toml`` -> ``my-street.profile.toml``
+    in the same folder, so the two travel together and no config needs to name the profile."""
+    path = Path(track_file)
+    return path.with_name(f"{path.stem}.profile.toml")
+
+
+def _profile_of_track_file(track_file: Path) -> Profile:
+    track = load_track(track_file)
+    beside = profile_beside(track_file)
+    if beside.is_file():
+        return load_profile(beside, track)
+    if beside not in _TOLD_DEFAULT:  # once a file: the demo and the table each load a profile twice
+        _TOLD_DEFAULT.add(beside)
+        log.warning("%s has no board profile beside it (%s): the default layout is used until "
+                    "toprace-pi calibrate %s saves one", track_file, beside.name, track_file)
+    return default_profile(track)
 
 
 class _ProfileBuilder:
@@ -223,8 +252,8 @@ class _ProfileBuilder:
         unknown = set(header) - {"track", "led_count", "calibrated", "note", "placements", "seats"}
         if unknown:
             self.fail("[profile]", f"unknown key(s) {', '.join(sorted(unknown))}")
-        if header.get("track") != self.track.slug:
-            self.fail("[profile]", f"'track' is {header.get('track')!r}, but this is {self.track.slug!r}")
+        if header.get("track") != self.track.name_slug:
+            self.fail("[profile]", f"'track' is {header.get('track')!r}, but this is {self.track.name_slug!r}")
         count = header.get("led_count")
         if _is_index(count) and 0 < count <= MAX_LEDS:
             self.led_count = count

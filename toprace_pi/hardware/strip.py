@@ -112,11 +112,14 @@ class SimulatedStrip(Device):
     """
 
     def __init__(
-        self, count: int, *, keep: int | None = 1000, on_frame: Callable[[list[RGB]], None] | None = None
+        self, count: int, *, keep: int | None = 1000, on_frame: Callable[[list[RGB]], None] | None = None,
+        stands_in: str | None = None,
     ) -> None:
         if count < 1:
             raise ValueError(f"a strip needs at least one LED, not {count}")
         self.count = count
+        #: Why it stands in for the configured real strip (:func:`open_strip`'s fallback), for the self-test.
+        self.stands_in = stands_in
         self.frames: deque[list[RGB]] = deque(maxlen=keep)
         self.on_frame = on_frame
         self.closed = False
@@ -491,4 +494,4 @@ def _start(settings: StripSettings) -> LedStrip:
         return Pi5SpiStrip(settings.count, pin=settings.pin, colour_order=settings.colour_order)
     except StripError as exc:
         log.warning("LED strip (backend %s) not started, using a simulated strip instead: %s", settings.backend, exc)
-        return SimulatedStrip(settings.count)
+        return SimulatedStrip(settings.count, stands_in=str(exc))

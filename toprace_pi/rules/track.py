@@ -77,8 +77,10 @@ class Track:
         spaces: tuple[Space, ...],
         reconstructed: bool,
         note: str = "",
+        slug: str | None = None,
     ) -> None:
         self.name = name
+        self._slug = slug
         self.lanes = lanes
         self.finish_line = finish_line
         self.tip_lines = tip_lines
@@ -102,9 +104,17 @@ class Track:
         return f"<Track {self.name!r}: {len(self.spaces)} spaces in {self.lanes} lanes>"
 
     @property
-    def slug(self) -> str:
-        """The file name form of the track's name (``"Speed Street"`` -> ``"speed-street"``)."""
+    def name_slug(self) -> str:
+        """The file name form of the track's name (``"Speed Street"`` -> ``"speed-street"``): what a board
+        profile names its track by, so a profile stays valid when its track file is moved."""
         return self.name.lower().replace(" ", "-")
+
+    @property
+    def slug(self) -> str:
+        """What :func:`toprace_pi.data.load_track` finds this track by again, recorded in a game's settings: a
+        shipped track's name (``"speed-street"``), a track file's absolute path, or for a track built in
+        memory its :attr:`name_slug`."""
+        return self._slug or self.name_slug
 
     # --- looking up spaces -------------------------------------------------
 
@@ -308,10 +318,11 @@ class Track:
     # --- building ------------------------------------------------------------
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], source: str) -> Track:
+    def from_dict(cls, data: Mapping[str, Any], source: str, *, slug: str | None = None) -> Track:
         """Build a track from parsed TOML, reporting every problem at once as a
-        :class:`~toprace_pi.errors.DataError` that names ``source`` and the space."""
-        return _TrackBuilder(data, source).build()
+        :class:`~toprace_pi.errors.DataError` that names ``source`` and the space.
+        ``slug``: how the loader finds it again (see :attr:`Track.slug`)."""
+        return _TrackBuilder(data, source).build(slug)
 
 
 class _TrackBuilder:
@@ -325,15 +336,16 @@ class _TrackBuilder:
     def fail(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}")
 
-    def build(self) -> Track:
+    def build(self, slug: str | None) -> Track:
         header = self._header()
         raw = self._raw_spaces(header.pop("spaces"), header["lanes"])
+        schema_ok = not self.problems
         self._check_starts(raw)
-        if not self.problems:
+        if schema_ok:  # wrong starting numbers leave the graph checkable: name its problems in the same pass
             self._check_graph(raw, header)
         if self.problems:
             raise DataError(self.source, self.problems)
-        return Track(spaces=self._spaces(raw), **header)
+        return Track(spaces=self._spaces(raw), slug=slug, **header)
 
     def _header(self) -> dict[str, Any]:
         track = self.data.get("track")
@@ -443,7 +455,8 @@ class _TrackBuilder:
                 self.fail(where, "a dead end: no step forward and no step to the finish")
             for target in r["next"]:
                 self._check_step(r, target, by_id, backs, finish)
-        self._check_reachable(raw, by_id)
+        if any(r.get("start") for r in raw):  # with no starting space at all, every space would be named
+            self._check_reachable(raw, by_id)
 
     def _check_step(self, r, target, by_id, backs, finish) -> None:
         where = f"space {r['id']}"

@@ -27,6 +27,9 @@ DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
 DEFAULT_REGISTRY = "~/.local/share/toprace-pi/tags.json"
 DEFAULT_JOURNAL = "~/.local/share/toprace-pi/journal.jsonl"
 READER_KINDS = ("pn532", "simulated")
+#: ``[buttons] kind``: on the Pi's GPIO, or on gpiozero's mock pins, which nobody presses but which let
+#: the table and its tools run on a computer that is not a Pi.
+BUTTON_KINDS = ("gpio", "simulated")
 _READER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
 BUSES = ("uart", "i2c", "spi")
 
@@ -68,6 +71,7 @@ class TableConfig:
     hub: HubConfig | None = None
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
     buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
+    button_kind: str = "gpio"
     hold_time: float = 1.0
     sound: Mapping[str, Any] = field(default_factory=dict)
     registry: Path = field(default_factory=lambda: Path(DEFAULT_REGISTRY).expanduser())
@@ -114,6 +118,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         hub=hub,
         strip=_strip(_table(data, "strip", problems), problems),
         buttons=_buttons(buttons, problems),
+        button_kind=_button_kind(buttons.get("kind", "gpio"), problems),
         hold_time=_number(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
         sound=_sound(_table(data, "sound", problems), problems),
         registry=_path(files.get("registry", DEFAULT_REGISTRY), "[files] registry", problems),
@@ -158,12 +163,13 @@ def _profile(value: object, problems: list[str]) -> str | None:
 
 
 def _shipped(game: dict[str, Any], kind: str, shipped: list[str], default: str, problems: list[str]) -> str:
-    """``[game] track`` or ``deck``: a shipped one by name, or a file (read when the game starts)."""
+    """``[game] track`` or ``deck``: a shipped one by name, or a file (read when the game starts), made
+    absolute so that the journal names it for a resume or a replay from any working directory."""
     value = game.get(kind, default)
     if not isinstance(value, str) or (value not in shipped and not _is_file(value)):
         problems.append(f"[game] {kind}: {value!r} is neither a shipped {kind} ({', '.join(shipped)}) nor a file")
         return default
-    return value
+    return value if value in shipped else str(Path(value).resolve())
 
 
 def _variant(value: object, problems: list[str]) -> str:
@@ -280,8 +286,15 @@ def _strip(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     return section
 
 
+def _button_kind(value: object, problems: list[str]) -> str:
+    if value not in BUTTON_KINDS:
+        problems.append(f"[buttons] kind: one of {', '.join(BUTTON_KINDS)}, not {value!r}")
+        return "gpio"
+    return str(value)
+
+
 def _buttons(section: dict[str, Any], problems: list[str]) -> dict[str, int]:
-    pins = {k: v for k, v in section.items() if k != "hold_time"}
+    pins = {k: v for k, v in section.items() if k not in ("hold_time", "kind")}
     if not pins:
         return dict(TableConfig().buttons)
     for name, pin in pins.items():

@@ -31,7 +31,8 @@ from toprace_pi.hardware.strip import SimulatedStrip
 from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry
 from toprace_pi.render.palette import RGB
 from toprace_pi.render.svg import track_svg
-from toprace_pi.render.terminal import render_track
+from toprace_pi.render.ansi import ColourMode
+from toprace_pi.render.terminal import MIN_WIDTH, render_track
 from toprace_pi.report import event_line, event_lines, scoreboard
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
 from toprace_pi.rules.actions import Bid, ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
@@ -43,7 +44,7 @@ from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.entries import ClaimWindow, GridEntry, SaleEntry
 from toprace_pi.table.human import PAUSE, QUIT, STEP, HumanConsole, Question
-from toprace_pi.table.journal import Journal, archive
+from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.screen import DemoScreen
 from toprace_pi.table.view import TableView, lights_by_space
@@ -218,7 +219,7 @@ def build_demo_table(
                         track=track.slug, deck=deck, variant=variant, tips_at_end=True)
     game = new_game(settings, track, cards)
     if journal is not None and journal.exists():
-        archive(journal)
+        archive_and_prune(journal)
     controller = TableController(game, identify=registry.identify, say=say, ask=ask, sound=SilentSound(),
                                  dealer=lambda g: g.deal(dealer), clock=clock, announce=announce,
                                  journal=None if journal is None else Journal.create(journal, settings))
@@ -471,7 +472,7 @@ def run_demo(
     variant: str = "base",
     deck: str = DEFAULT_DECK,
     delay: float = 0.4,
-    colour: bool = True,
+    colour: ColourMode | bool = True,
     svg_dir: Path | None = None,
     journal: Path | None = None,
     humans: Sequence[str] = (),
@@ -489,7 +490,7 @@ def run_demo(
         raise TopRaceError("human players need a terminal to type on")
     console = None if keys is None else HumanConsole(keys, load_deck(deck).cars, human_seats)
     if journal is not None:
-        screen.news(f"the game's journal: {journal}")
+        screen.news(f"the game's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)")
     demo: DemoTable | None = None
 
     def narrate(event: GameEvent) -> None:
@@ -512,7 +513,7 @@ def run_demo(
         game = demo.controller.game
         turn = (game.race, sum(isinstance(a, (PlayCard, Pass)) for a in game.log))
         lights = lights_by_space(profile, track, demo.strip.last)
-        board = render_track(track, colour=colour, lights=lights, cars=game.cars, width=max(screen.width, 80))
+        board = render_track(track, colour=colour, lights=lights, cars=game.cars, width=max(screen.width, MIN_WIDTH))
         screen.show(board, scoreboard(game), console.panel() if console else [],
                     new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
         shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn

@@ -20,6 +20,7 @@ import errno
 import json
 import logging
 import os
+import re
 import time
 import zlib
 from collections.abc import Iterator, Sequence
@@ -27,13 +28,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from toprace_pi.data import load_deck
+from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.files import fsync_folder, make_folder
 from toprace_pi.rules.actions import Action, parse_action
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.cars import CarSet
 from toprace_pi.rules.game import Game, Settings
+from toprace_pi.rules.track import Track
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,8 @@ class Loaded:
     steps: list[Action]
     #: The game's deck, loaded to read the steps (whose cars it names): build the game with it.
     deck: Deck
+    #: The game's track, loaded to name a track file that has gone in words: build the game with it.
+    track: Track
     #: The journal line each step was read from, for messages that point at it.
     lines: list[int] = field(default_factory=list)
     last_input: int | None = None
@@ -211,8 +215,9 @@ def load(path: str | Path) -> Loaded:
         raise DataError(str(path), ["holds no game (no header)"])
     settings = _settings(records[0], str(path))
     deck = _deck(settings, str(path))
+    track = _track(settings, str(path))
     steps, lines_of_steps, last_input = _steps(records[1:], deck.cars, str(path))
-    loaded = Loaded(settings, steps, deck, lines_of_steps, last_input, len(records) - 1, bool(tail),
+    loaded = Loaded(settings, steps, deck, track, lines_of_steps, last_input, len(records) - 1, bool(tail),
                     sum(len(r) + 1 for r in complete))
     if tail:
         warning = f"{path}: the last record was cut short (power lost while writing?) and is dropped"
@@ -291,6 +296,15 @@ def _deck(settings: Settings, source: str) -> Deck:
         raise DataError(source, [f"the header's deck {settings.deck!r} cannot be loaded: {exc}"]) from None
 
 
+def _track(settings: Settings, source: str) -> Track:
+    """The game's track: a shipped one, or the track file the game was played on (by its absolute path)."""
+    try:
+        return load_track(settings.track)
+    except DataError as exc:
+        raise DataError(source, [f"the header's track {settings.track!r} cannot be loaded (a track file moved "
+                                 f"or deleted? put it back there): {exc}"]) from None
+
+
 def _steps(records: list[dict[str, Any]], cars: CarSet, source: str) -> tuple[list[Action], list[int], int | None]:
     """The steps the records hold (undos applied), the line of each, and the last input."""
     steps: list[Action] = []
@@ -325,6 +339,10 @@ def applied_steps(game: Game, loaded: Loaded, source: str | Path) -> Iterator[Ac
         yield step
 
 
+#: How many archived journals :func:`archive_and_prune` keeps: the demo's, which nobody needs for long.
+KEPT_ARCHIVES = 5
+
+
 def archive(path: str | Path) -> Path:
     """Move a finished or abandoned journal aside (never deleted) for a new game."""
     path = Path(path)
@@ -336,4 +354,33 @@ def archive(path: str | Path) -> Path:
         n += 1
     path.rename(target)
     fsync_folder(path.parent)
+    return target
+
+
+def archived(path: str | Path) -> list[Path]:
+    """The journals :func:`archive` has moved aside from ``path``, oldest first (by the time in their name)."""
+    path = Path(path)
+    pattern = re.compile(rf"{re.escape(path.stem)}-(\d{{8}}-\d{{6}})(?:-(\d+))?{re.escape(path.suffix)}")
+    found = [(match[1], int(match[2] or 0), p) for p in path.parent.glob(f"{path.stem}-*{path.suffix}")
+             if (match := pattern.fullmatch(p.name))]
+    return [p for *_, p in sorted(found)]
+
+
+def prune_archives(path: str | Path, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` archived journals of ``path``; returns those deleted.
+
+    Never for a real table's journals (``play --new`` archives them and keeps them all): for the demo's,
+    which would otherwise pile up, a game at a time."""
+    doomed = archived(path)[:-keep] if keep else archived(path)
+    for old in doomed:
+        old.unlink()
+    if doomed:
+        fsync_folder(Path(path).parent)
+    return doomed
+
+
+def archive_and_prune(path: str | Path, keep: int = KEPT_ARCHIVES) -> Path:
+    """:func:`archive`, then :func:`prune_archives` down to ``keep``: the demo's journals."""
+    target = archive(path)
+    prune_archives(path, keep)
     return target

@@ -21,12 +21,14 @@ from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import Event
-from toprace_pi.hardware.profile import load_profile
+from toprace_pi.hardware.gpio import gpio_missing
+from toprace_pi.hardware.profile import Profile, load_profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry
 from toprace_pi.rules import CarSet, Game, Settings
+from toprace_pi.rules.track import Track
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
@@ -100,7 +102,7 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
         loaded = load(path)
         for warning in loaded.warnings:
             say(warning)
-        game = new_game(loaded.settings, load_track(loaded.settings.track), loaded.deck)
+        game = new_game(loaded.settings, loaded.track, loaded.deck)
         for _ in applied_steps(game, loaded, path):
             pass
         if not game.is_over:
@@ -110,7 +112,7 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
     if path.exists():
         say(f"a new game: the old journal is kept as {archive(path)}")
     track = load_track(config.track)
-    settings = Settings(config.players, races=config.races, track=config.track, deck=config.deck,
+    settings = Settings(config.players, races=config.races, track=track.slug, deck=config.deck,
                         variant=config.variant, tips_at_end=True)
     return new_game(settings, track, load_deck(config.deck)), Journal.create(path, settings), 0
 
@@ -131,7 +133,7 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
             _cannot_start(announcer, exc)
         raise
     track = game.track
-    profile = load_profile(config.profile_name, track=track) if config.profile else load_profile(track.slug)
+    profile = board_profile(config, track)
     registry = _registry(config, game.cars, announcer)
     events: queue.Queue[Event] = queue.Queue()
     closers: list[Callable[[], None]] = [lock.close, announcer.close]
@@ -152,6 +154,11 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     return LiveTable(table, announcer, closers)
 
 
+def board_profile(config: TableConfig, track: Track) -> Profile:
+    """The profile ``[files] profile`` names, else the track's own (shipped, or beside its track file)."""
+    return load_profile(config.profile, track=track) if config.profile else load_profile(track.slug)
+
+
 def _cannot_start(announcer: Announcer, exc: Exception) -> None:
     """Say aloud why the table cannot start (under systemd nobody reads the terminal);
     the command line prints the same and exits with code 2."""
@@ -168,11 +175,24 @@ def _registry(config: TableConfig, cars: CarSet, announcer: Announcer) -> TagReg
     return TagRegistry.load(config.registry, cars)
 
 
-def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:
+def open_buttons(config: TableConfig, events: queue.Queue[Event]) -> Any:
+    """The buttons the config asks for: on the Pi's GPIO, or (``[buttons] kind = "simulated"``) on
+    gpiozero's mock pins. Off a Pi, :class:`HardwareError` (and :func:`gpio_missing` says how to go on)."""
     from toprace_pi.hardware.buttons import TableButtons
 
+    factory = None
+    if config.button_kind == "simulated":
+        from gpiozero.pins.mock import MockFactory
+
+        factory = MockFactory()
+    elif (missing := gpio_missing()) is not None:
+        raise HardwareError(missing)
+    return TableButtons(config.buttons, events, hold_time=config.hold_time, pin_factory=factory)
+
+
+def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:
     try:
-        return TableButtons(config.buttons, events, hold_time=config.hold_time)
+        return open_buttons(config, events)
     except (HardwareError, OSError, RuntimeError, ImportError) as exc:
         announcer.say(f"the buttons cannot be used ({exc}): the table plays on without them")
         return None
@@ -183,6 +203,8 @@ def _sound(config: TableConfig, announcer: Announcer) -> Any:
     if pin is None:
         return SilentSound()
     try:
+        if (missing := gpio_missing()) is not None:
+            raise HardwareError(missing)
         return BuzzerSound(int(pin), tonal=bool(config.sound.get("tonal", False)))
     except (HardwareError, OSError, RuntimeError, ImportError) as exc:
         announcer.say(f"the buzzer cannot be used ({exc})")

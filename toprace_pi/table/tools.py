@@ -1,31 +1,26 @@
-"""The maker's tools: enrol tags, calibrate the LEDs, and self-test the hardware."""
+"""The maker's tools: enrol the tags and calibrate the LEDs (the self-test is :mod:`toprace_pi.table.selftest`)."""
 
 from __future__ import annotations
 
 import queue
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.data import load_deck, load_track
-from toprace_pi.errors import TopRaceError
+from toprace_pi.data import load_deck, load_track, track_names
 from toprace_pi.files import write_atomically
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.calibrate import calibrate
-from toprace_pi.hardware.events import BUTTONS, ButtonPressed, DeviceStatus, Event
-from toprace_pi.hardware.profile import load_profile
+from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
+from toprace_pi.hardware.profile import load_profile, profile_beside
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import Enrolment, TagRegistry
-from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
+from toprace_pi.table.config import TableConfig
 from toprace_pi.table.live import open_hub, open_reader
 from toprace_pi.table.run import ReaderSlot
 
 Say = Callable[[str], None]
-#: Seconds the self-test waits for each button.
-BUTTON_WAIT = 15.0
-#: Seconds the self-test waits for the reader hub's answer.
-HUB_WAIT = 2.5
 
 
 def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick: float = 0.02,
@@ -102,18 +97,41 @@ def _write_record(reader: Any, record: str, say: Say) -> None:
         say(f"(could not write the record: {exc})")
 
 
-def calibrate_board(track_name: str, config: TableConfig, buttons: Iterator[str], say: Say, out: Path) -> Path:
-    """Light one LED at a time, assign each with NEXT/OK, and save the profile."""
+def calibrate_board(track_name: str, config: TableConfig, buttons: Iterator[str], say: Say,
+                    out: Path | None = None) -> Path:
+    """Light one LED at a time, assign each with NEXT/OK, and save the profile: by default beside a track
+    file (where the table finds it by itself), or for a shipped track as ``TRACK.toml`` here."""
     track = load_track(track_name)
     default = load_profile(track.slug)
+    beside = profile_beside(track.slug) if track_name not in track_names() else None
+    out = out or beside or Path(f"{track_name}.toml")
     strip = open_strip(config.strip, count=default.led_count)
     try:
         profile = calibrate(track, strip, buttons, say=say, expected=default)
     finally:
         strip.close()
     write_atomically(out, profile.to_toml())  # a power cut mid-write keeps the old profile
-    say(f"saved the profile to {out}; set [files] profile = \"{out}\" in the config to use it")
+    if beside is not None and out.resolve() == beside:
+        say(f"saved the profile to {out}, beside its track file: the table finds it there")
+    else:
+        say(f"saved the profile to {out}; set [files] profile = \"{out}\" in the config to use it")
     return out
+
+
+#: What a key typed for a button press means, when the buttons are simulated: ``n``, ``o`` or ``u`` and Enter.
+TYPED_BUTTONS = {"n": "next", "o": "ok", "u": "undo"}
+
+
+def typed_presses(lines: Iterable[str], say: Say) -> Iterator[str]:
+    """The buttons typed on the keyboard, one a line: so a board is calibrated on simulated buttons (a strip
+    on the Pi before its buttons are wired) as it is with real ones."""
+    say("the buttons are simulated: type n (NEXT), o (OK) or u (UNDO) and Enter for each press")
+    for line in lines:
+        button = TYPED_BUTTONS.get(line.strip().lower()[:1])
+        if button is None:
+            say("type n, o or u")
+        else:
+            yield button
 
 
 def button_presses(events: queue.Queue[Event]) -> Iterator[str]:
@@ -122,102 +140,3 @@ def button_presses(events: queue.Queue[Event]) -> Iterator[str]:
         event = events.get()
         if isinstance(event, ButtonPressed):
             yield event.button
-
-
-def self_test(config: TableConfig, say: Say, *, button_wait: float = BUTTON_WAIT) -> int:
-    """``toprace-pi check``: find each reader, chase the LEDs, wait for each button.
-    Returns the number of problems found."""
-    problems = sum(_check_reader(r, say) for r in config.readers)
-    problems += _check_hub(config.hub, say) if config.hub is not None else 0
-    problems += _chase(config, say)
-    problems += _check_buttons(config, say, button_wait)
-    say("all hardware answered" if not problems else f"{problems} problem(s) found")
-    return problems
-
-
-def _check_reader(config: ReaderConfig, say: Say) -> int:
-    try:
-        reader = open_reader(config)()
-    except (TopRaceError, OSError, RuntimeError, ValueError) as exc:
-        say(f"{config.name} reader: MISSING ({exc})")
-        return 1
-    version = getattr(reader, "firmware_version", None)
-    say(f"{config.name} reader: found ({config.kind}{f', firmware {version}' if version else ''})")
-    reader.close()
-    return 0
-
-
-def _check_hub(config: HubConfig, say: Say, *, wait: float = HUB_WAIT) -> int:
-    """Find the hub, ask for its readers' state, and name each reader as configured."""
-    reader = open_hub(config)()
-    try:
-        reader.poll()
-        reader.request_status()
-        deadline = time.monotonic() + wait
-        while reader.status is None and time.monotonic() < deadline:
-            reader.poll()
-    except HardwareError as exc:
-        say(f"reader hub: MISSING ({exc})")
-        return 1
-    finally:
-        reader.close()
-    if reader.status is None:
-        say(f"reader hub: no answer to STATUS? within {wait:g} s (is the firmware from firmware/ installed?)")
-        return 1
-    if reader.hello is not None:
-        version, count = reader.hello
-        say(f"reader hub: found on {reader.device} (protocol {version}, {count} readers)")
-    states = dict(enumerate(reader.status))
-    for index, name in enumerate(config.readers):
-        say(f"{name} reader (hub reader {index}): {states.get(index, 'not connected to the hub')}")
-    return sum(states.get(index) != "ok" for index in range(len(config.readers)))
-
-
-def _chase(config: TableConfig, say: Say) -> int:
-    profile = load_profile(config.profile_name)
-    strip = open_strip(config.strip, count=profile.led_count)
-    try:
-        for led in range(strip.count):
-            strip.show([(255, 255, 255) if n == led else (0, 0, 0) for n in range(strip.count)])
-            time.sleep(0.005)
-        strip.show([(0, 0, 0)] * strip.count)
-    except (HardwareError, OSError) as exc:
-        say(f"LED strip: FAILED ({exc})")
-        return 1
-    finally:
-        strip.close()
-    say(f"LED strip: chase over {strip.count} LEDs done ({strip!r})")
-    return 0
-
-
-def _check_buttons(config: TableConfig, say: Say, wait: float) -> int:
-    from toprace_pi.hardware.buttons import TableButtons
-
-    events: queue.Queue[Event] = queue.Queue()
-    try:
-        buttons = TableButtons(config.buttons, events, hold_time=config.hold_time)
-    except (TopRaceError, OSError, RuntimeError, ImportError) as exc:
-        say(f"buttons: MISSING ({exc})")
-        return 1
-    missing = 0
-    with buttons:
-        for name in BUTTONS:
-            say(f"press {name.upper()}{' (hold it)' if name == 'undo' else ''}")
-            if _wait_for(events, name, wait):
-                say(f"{name.upper()}: ok")
-            else:
-                say(f"{name.upper()}: no press within {wait:g} s")
-                missing += 1
-    return missing
-
-
-def _wait_for(events: queue.Queue[Event], name: str, wait: float) -> bool:
-    deadline = time.monotonic() + wait
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            event = events.get(timeout=left)
-        except queue.Empty:
-            return False
-        if isinstance(event, ButtonPressed) and event.button == name:
-            return True
-    return False
