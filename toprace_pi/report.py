@@ -121,7 +121,7 @@ def scoreboard(game: Game) -> list[str]:
     cards = 0
     for event in game.events:
         cards = 0 if isinstance(event, RaceStarted) else cards + isinstance(event, CardPlayed)
-    lines = [f"Race {game.race} of {game.settings.races}, {cards} cards played"]
+    lines = [f"Race {game.race} of {game.settings.races}, {cards} card{'' if cards == 1 else 's'} played"]
     width = max(len(n) for n in game.names)
     for seat, name in enumerate(game.names):
         cars = ", ".join(str(c) for c in sorted(game.cars_of(seat))) or "-"

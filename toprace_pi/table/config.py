@@ -73,6 +73,8 @@ class TableConfig:
     buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
     button_kind: str = "gpio"
     hold_time: float = 1.0
+    #: ``[keyboard] enabled``: keys at the terminal the table runs in stand in for the buttons and readers.
+    keyboard: bool = False
     sound: Mapping[str, Any] = field(default_factory=dict)
     registry: Path = field(default_factory=lambda: Path(DEFAULT_REGISTRY).expanduser())
     journal: Path = field(default_factory=lambda: Path(DEFAULT_JOURNAL).expanduser())
@@ -100,7 +102,7 @@ def load_config(path: str | Path) -> TableConfig:
 
 def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     problems: list[str] = []
-    unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "sound", "files"}
+    unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files"}
     if unknown:
         problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
     game = _table(data, "game", problems)
@@ -120,6 +122,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         buttons=_buttons(buttons, problems),
         button_kind=_button_kind(buttons.get("kind", "gpio"), problems),
         hold_time=_number(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
+        keyboard=_keyboard(_table(data, "keyboard", problems), problems),
         sound=_sound(_table(data, "sound", problems), problems),
         registry=_path(files.get("registry", DEFAULT_REGISTRY), "[files] registry", problems),
         journal=_path(files.get("journal", DEFAULT_JOURNAL), "[files] journal", problems),
@@ -291,6 +294,17 @@ def _button_kind(value: object, problems: list[str]) -> str:
         problems.append(f"[buttons] kind: one of {', '.join(BUTTON_KINDS)}, not {value!r}")
         return "gpio"
     return str(value)
+
+
+def _keyboard(section: dict[str, Any], problems: list[str]) -> bool:
+    unknown = set(section) - {"enabled"}
+    if unknown:
+        problems.append(f"[keyboard]: unknown key(s) {', '.join(sorted(unknown))} (only enabled)")
+    enabled = section.get("enabled", False)
+    if not isinstance(enabled, bool):
+        problems.append(f"[keyboard] enabled: true or false, not {enabled!r}")
+        return False
+    return enabled
 
 
 def _buttons(section: dict[str, Any], problems: list[str]) -> dict[str, int]:

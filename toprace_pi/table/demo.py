@@ -29,9 +29,9 @@ from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.strip import SimulatedStrip
 from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry
-from toprace_pi.render.palette import RGB
-from toprace_pi.render.svg import track_svg
 from toprace_pi.render.ansi import ColourMode
+from toprace_pi.render.frames import INDEX, FrameWriter
+from toprace_pi.render.palette import RGB
 from toprace_pi.render.terminal import MIN_WIDTH, render_track
 from toprace_pi.report import event_line, event_lines, scoreboard
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
@@ -354,7 +354,7 @@ class DemoPlayers:
             return passing
         assert aloud.auction is not None
         high = aloud.auction.high
-        text = f"auction {aloud.auction.number}: " + (f"the bid stands at {money(high)}" if high else "no bid yet")
+        text = f"auction {aloud.auction.number + 1}: " + (f"the bid stands at {money(high)}" if high else "no bid yet")
         question = Question(text, bids, [f"bid {money(b.amount)}" for b in bids], passing=passing)
         return self._ask(demo, aloud.seat, question) or bids[0]
 
@@ -433,15 +433,22 @@ class Pace:
             time.sleep(self.delay)
             return
         until = time.monotonic() + self.delay
-        while self.paused or time.monotonic() < until:
-            keys, console.demo_keys[:] = list(console.demo_keys), []
-            if PAUSE in keys:
-                self.paused = not self.paused
-                console.note = "paused: space goes on, . takes one step, q quits" if self.paused else ""
-                console.changed()
-            if self.paused and STEP in keys:
+        while True:
+            stepped = self._keys(console)
+            if (stepped and self.paused) or (not self.paused and time.monotonic() >= until):
                 return
             self.demo.idle()
+
+    def _keys(self, console: HumanConsole) -> bool:
+        """Take the demo's keys pressed so far; whether one of them was the step key."""
+        keys, console.demo_keys[:] = list(console.demo_keys), []
+        if QUIT in keys:
+            raise DemoStopped
+        if keys.count(PAUSE) % 2:
+            self.paused = not self.paused
+            console.note = "paused: space goes on, . takes one step, q quits" if self.paused else ""
+            console.changed()
+        return STEP in keys
 
 
 def seat_names(players: int, humans: Sequence[str]) -> tuple[tuple[str, ...], list[int]]:
@@ -503,9 +510,7 @@ def run_demo(
                             ask=lambda _: None, journal=journal, names=names, console=console, announce=narrate)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
     pace = Pace(demo, delay)
-    frames = 0
-    if svg_dir is not None:
-        svg_dir.mkdir(parents=True, exist_ok=True)
+    pictures = None if svg_dir is None else FrameWriter(svg_dir, track)
     shown_turn: tuple[int, int] | None = None
 
     def draw() -> None:
@@ -519,11 +524,9 @@ def run_demo(
         shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn
 
     def after_step(game: Game) -> None:
-        nonlocal frames
         draw()
-        if svg_dir is not None:
-            frames += 1
-            (svg_dir / f"frame-{frames:04d}.svg").write_text(track_svg(track, game.board), "utf-8")
+        if pictures is not None:
+            pictures.add(game, lights_by_space(profile, track, demo.strip.last))
         pace.wait()
 
     if console is not None:
@@ -538,6 +541,9 @@ def run_demo(
     finally:
         demo.close()
         screen.scroll()
+        if pictures is not None:
+            pictures.close()
+            screen.news(f"pictures of {len(pictures.frames)} steps: {pictures.folder / INDEX}")
     screen.news("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(game.names, game.money, strict=True)))
     if journal is not None:
         screen.news(f"the game's journal: {journal} (toprace-pi replay {journal})")

@@ -31,6 +31,8 @@ from toprace_pi.table.controller import TableController
 #: Keys of the demo, never the table's: pause or go on, one step while paused, quit.
 PAUSE, STEP, QUIT = " ", ".", "q"
 DEMO_KEYS = (PAUSE, STEP, QUIT)
+#: Options of a question shown at once: a bid's many amounts must leave room for the news.
+SHOWN_OPTIONS = 8
 
 
 @dataclass
@@ -66,10 +68,18 @@ class Question:
         self.answer, self.answered = value, True
 
     def lines(self) -> list[str]:
-        """The question and its options, the cursor's marked."""
-        shown = [f"{'>' if i == self.cursor else ' '} {text}" for i, text in enumerate(self.labels)]
+        """The question and the options near the cursor, the cursor's marked."""
         keys = "NEXT n, OK o" + (", PASS p" if self.passing is not None else "")
-        return [f"{self.text} ({keys})", *shown]
+        return [f"{self.text} ({keys})", *picked_lines(self.labels, self.cursor)]
+
+
+def picked_lines(labels: Sequence[str], cursor: int, rows: int = SHOWN_OPTIONS) -> list[str]:
+    """Options one a line, the cursor's marked; a long list shows the ``rows`` from the
+    cursor on (NEXT wraps round to the first), and says how many more there are."""
+    first = min(cursor, max(len(labels) - rows, 0))
+    shown = [f"{'>' if i == cursor else ' '} {labels[i]}" for i in range(first, min(first + rows, len(labels)))]
+    more = len(labels) - len(shown)
+    return shown + ([f"  ... and {more} more (NEXT)"] if more else [])
 
 
 def _car_of_key(key: str, cars: CarSet) -> Car | None:
@@ -216,7 +226,7 @@ class HumanConsole(Device):
             lines.append(self.controller.prompt)
             hand = self.hand()
             if hand is not None:
-                lines.extend(f"{'>' if i == hand.cursor else ' '} {text}" for i, text in enumerate(hand.labels))
+                lines.extend(picked_lines(hand.labels, hand.cursor, rows=2 * SHOWN_OPTIONS))
             if self.keyboard.typed:
                 lines.append(f"typed: {self.keyboard.typed}")
             lines.append(help_text(self.cars))

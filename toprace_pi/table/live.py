@@ -148,6 +148,8 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
                                  repeat_prompt=float(config.sound.get("repeat_prompt", 0.0)),
                                  clock=clock, claim_window=config.claim_window, journal=journal, inputs=inputs)
     slots = reader_slots(config, clock)
+    if config.keyboard:
+        slots.extend(_keyboard(game.cars, clock, announcer))
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)
@@ -157,6 +159,19 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
 def board_profile(config: TableConfig, track: Track) -> Profile:
     """The profile ``[files] profile`` names, else the track's own (shipped, or beside its track file)."""
     return load_profile(config.profile, track=track) if config.profile else load_profile(track.slug)
+
+
+def _keyboard(cars: CarSet, clock: Callable[[], float], announcer: Announcer) -> list[ReaderSlot]:
+    """``[keyboard] enabled``: the terminal's keys as one more input device, if there is a terminal."""
+    from toprace_pi.hardware.keyboard import Keyboard, TerminalKeys, help_text
+
+    keys = TerminalKeys()
+    if not keys.is_terminal:
+        announcer.say("the keyboard is configured, but the table does not run in a terminal: it plays on without it")
+        return []
+    keyboard = Keyboard(keys, cars)
+    log.info("the keyboard stands in for the buttons and readers; %s", help_text(cars))
+    return [ReaderSlot(keyboard.name, lambda: keyboard, clock)]
 
 
 def _cannot_start(announcer: Announcer, exc: Exception) -> None:

@@ -63,6 +63,7 @@ class DemoScreen:
         rows = max(height - len(board) - len(scores) - len(panel) - 2, MIN_NEWS_ROWS)
         news = list(self.recent)[-rows:]
         lines = [*board, *scores, "", *news, *([""] * (rows - len(news))), *panel]
+        lines = lines[-(height - 1):]  # a short terminal loses the top of the board, never the panel
         text = HOME + "".join(_cut(line, width) + CLEAR_LINE + "\n" for line in lines) + CLEAR_BELOW
         if text != self._shown:  # a key that changed nothing redraws nothing
             self.write(text)
