@@ -179,6 +179,7 @@ document.getElementById("frames").onclick = (e) => {{
   if (n !== undefined) {{ e.preventDefault(); pause(); show(Number(n)); window.scrollTo(0, 0); }}
 }};
 document.onkeydown = (e) => {{
+  if (e.target === slider && e.key !== " ") return;  // the slider steps itself: one step, not two
   if (e.key === "ArrowLeft") {{ pause(); show(at - 1); }}
   else if (e.key === "ArrowRight") {{ pause(); show(at + 1); }}
   else if (e.key === " ") {{ e.preventDefault(); toggle(); }}
