@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from toprace_pi.core.clone import shared
 from toprace_pi.errors import DataError
 from toprace_pi.rules.cars import Car, CarSet, Joker, read_edition
 
@@ -60,6 +61,7 @@ class SprintBreakdownCard:
 SpeedCard = Union[MovementCard, SprintBreakdownCard]
 
 
+@shared
 class Deck:
     """The 48 speed cards of one box, by number, and the edition's ``cars``."""
 

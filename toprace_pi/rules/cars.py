@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from functools import total_ordering
 from typing import Any
 
+from toprace_pi.core.clone import shared
+
 #: A colour as red, green and blue from 0 to 255: for the terminal, SVG and LEDs alike.
 RGB = tuple[int, int, int]
 #: Cars of an edition: one per starting space.
@@ -85,6 +87,7 @@ class Joker:
         return self.name
 
 
+@shared
 class CarSet:
     """An edition's cars in order, its joker and its Sprint/Breakdown pairs.
 

@@ -18,8 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from enum import Enum
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar, Self
 
+from toprace_pi.core.clone import clone
+from toprace_pi.core.game import CHANCE as CHANCE_DECISION
+from toprace_pi.core.game import NOBODY, Decision, GameInfo
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules.actions import (
     Action,
@@ -139,6 +142,9 @@ class Game:
     hooks marked "hook" below and extend :attr:`LEGAL` and :attr:`HANDLERS` with
     their own phases and actions.
     """
+
+    info: ClassVar[GameInfo] = GameInfo(name="toprace", title="Top Race", min_players=2, max_players=6,
+                                        chance=True, secret_information=True, simultaneous=False)
 
     #: Per phase: the legal actions now. Variants extend it.
     LEGAL: dict[Phase, Callable[[Game], list[Action]]]
@@ -728,6 +734,42 @@ class Game:
             "played": list(self.played),
             "results": [[c.id for c in r.placements] for r in self.results],
         }
+
+    # --- the game interface of the table (toprace_pi.core.game) -----------------------
+
+    @property
+    def decision(self) -> Decision:
+        """Whose decision it is: a seat, chance (a deal, a card turned up), or nobody."""
+        if self.to_move is None:
+            return NOBODY
+        return CHANCE_DECISION if self.to_move == CHANCE else Decision.of(self.to_move)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator): the snapshot without anything
+        secret, and that seat's own secrets (:meth:`secrets`) only."""
+        snap = self.snapshot()
+        for key in self.SECRET_KEYS:
+            snap.pop(key, None)
+        snap["seat"] = seat
+        if seat is not None:
+            snap.update(self.secrets(seat))
+        return snap
+
+    #: Keys of :meth:`snapshot` that hold every seat's secrets; :meth:`view` leaves them out.
+    SECRET_KEYS: frozenset[str] = frozenset()
+
+    def secrets(self, seat: int) -> dict[str, Any]:
+        """Hook: what only ``seat`` knows, as plain values. The base game's one secret
+        is the hand, when the table dealt it and so knows it."""
+        return {"my_hand": None if self.hands is None else list(self.hands[seat])}
+
+    def clone(self) -> Self:
+        """An independent copy, made without a replay (microseconds): to try actions
+        on, or to go back to (UNDO)."""
+        return clone(self)
+
+    #: Long lists that only ever hold immutable values: a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "results")
 
     @classmethod
     def replay(cls, settings: Settings, track: Track, deck: Deck, log: Sequence[Action | str]) -> Game:

@@ -24,6 +24,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from toprace_pi.core.clone import shared
 from toprace_pi.errors import DataError
 
 #: Index standing for "across the finish line" in step lists and move ends.
@@ -64,6 +65,7 @@ class Space:
         return self.curve is not None
 
 
+@shared
 class Track:
     """A validated racetrack. Build one with :meth:`from_dict` or the data loaders."""
 

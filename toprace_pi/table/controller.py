@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
@@ -55,6 +56,8 @@ Identity = tuple[str, object]
 PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
 #: The reader under the discard pile: speed cards are played on it.
 DISCARD_READER = "discard"
+#: How many actions back UNDO finds the game kept in memory; further back it is rebuilt from the log.
+UNDO_DEPTH = 32
 #: Phases in which a car on the card still waits for a decision.
 MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR)
 
@@ -117,6 +120,8 @@ class TableController:
         self.entry: Entry | None = None
         self.refusals = 0
         self._told = len(game.events)
+        #: The game before each of the last steps taken here (UNDO goes back to one).
+        self._history: deque[Game] = deque(maxlen=UNDO_DEPTH)
         self._prepare()
 
     # --- inputs ------------------------------------------------------------------
@@ -269,11 +274,12 @@ class TableController:
             if len(actions) == 1:
                 self.game.check(actions[0])
             else:
-                trial = type(self.game).replay(self.game.settings, self.game.track, self.game.deck, self.game.log)
+                trial = self.game.clone()
                 for action in actions:
                     trial.apply(action)
             self.journal.append(actions, input_number=self.inputs, by=None if automatic else self._input)
         for action in actions:
+            self._history.append(self.game.clone())
             self.game.apply(action)
             self._tell_events()
 
@@ -295,10 +301,20 @@ class TableController:
                 self.refuse(self._unsaved(exc))
                 return
         last = game.log[-1]
-        self.game = type(game).replay(game.settings, game.track, game.deck, game.log[:-1])
+        self.game = self._before_last_step()
         self._told = len(self.game.events)
         self.say("took back a trade" if isinstance(last, Trade) else f"took back: {last}")  # a trade is secret
         self._prepare()
+
+    def _before_last_step(self) -> Game:
+        """The game as it was before its last action: a clone kept when the action
+        was taken here, else (further back than :data:`UNDO_DEPTH`, or a game resumed
+        from the journal) rebuilt from the log."""
+        game = self.game
+        if self._history and len(self._history[-1].log) == len(game.log) - 1:
+            return self._history.pop()
+        self._history.clear()
+        return type(game).replay(game.settings, game.track, game.deck, game.log[:-1])
 
     def _prepare(self, *, quiet: bool = False) -> None:
         """Set up the next decision: the deal, an entry of several inputs, or a NEXT/OK choice."""

@@ -335,7 +335,7 @@ class DemoPlayers:
         """Hold the auction aloud: each player bids in turn (a bot on a copy of the game,
         a human at the keyboard), and the table is told only who won and for how much."""
         game = demo.controller.game
-        aloud = type(game).replay(game.settings, game.track, game.deck, game.log)
+        aloud = game.clone()
         while aloud.phase is Phase.BID:
             seat = aloud.seat
             action = self._human_bid(demo, aloud) if seat in self.humans else self.bots[seat].choose(aloud)
@@ -363,7 +363,7 @@ class DemoPlayers:
         whether it claims; the first to claim lays its pit stop card, then OK closes the window."""
         controller = demo.controller
         game = controller.game
-        aloud = type(game).replay(game.settings, game.track, game.deck, game.log)
+        aloud = game.clone()
         while aloud.phase is Phase.PIT_STOP_CLAIM:
             seat = aloud.seat
             if seat in self.humans:

@@ -464,17 +464,11 @@ class StocksGame(Game):
         snap["stock_rounds"] = self.stock_rounds
         return snap
 
-    def view(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` may see: the public state, its own stocks and hand only.
+    SECRET_KEYS = Game.SECRET_KEYS | {"stocks"}
 
-        Built from :meth:`snapshot` without the other seats' stocks, so the public
-        state a combined variant adds (the Pit Stop rule's box) is in it too."""
-        snap = self.snapshot()
-        del snap["stocks"]
-        snap["seat"] = seat
-        snap["my_stocks"] = {car.id: self.stocks[seat][car] for car in self.cars}
-        snap["my_hand"] = None if self.hands is None else list(self.hands[seat])
-        return snap
+    def secrets(self, seat: int) -> dict[str, Any]:
+        """A seat's own stocks are its secret (the table never says them)."""
+        return {**super().secrets(seat), "my_stocks": {car.id: self.stocks[seat][car] for car in self.cars}}
 
 
 def _legal_offer(game: Game) -> list[Action]:

@@ -85,6 +85,10 @@ def settle(tips: list[list[Car]], placements: tuple[Car, ...], table: TipTable) 
 class TipsGame(Game):
     """Top Race with Variant A."""
 
+    def secrets(self, seat: int) -> dict[str, Any]:
+        """The tips a seat has noted are its secret until they are revealed."""
+        return {**super().secrets(seat), "my_tips": [car.id for car in self.tips[seat]]}
+
     def __init__(self, settings: Settings, track: Track, deck: Deck, *, table: TipTable = STANDARD_TABLE) -> None:
         self.table = table
         super().__init__(settings, track, deck)

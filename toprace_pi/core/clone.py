@@ -1,0 +1,86 @@
+"""Copying a game's state without replaying it.
+
+A state is plain Python objects: numbers, strings, lists, dicts, sets and small
+objects holding them. :func:`clone` copies the mutable ones and shares what never
+changes: immutable values (numbers, strings, tuples, frozen dataclasses, enums) and
+the types a game declares :func:`shared` (its track, its deck: read, never written).
+How each type is copied is worked out once per type, so a clone costs a walk over
+the state's containers and nothing more; a type names in ``CLONE_SHALLOW`` the
+attributes that only ever hold lists of immutable values (the log, the events),
+which are copied without a look at each element.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+_Copier = Callable[[Any], Any]
+_IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), range, frozenset, tuple, type)
+_copiers: dict[type, _Copier] = {}
+
+
+def shared(cls: type[T]) -> type[T]:
+    """Declare instances of ``cls`` never changed once made: a clone shares them."""
+    _copiers[cls] = _same
+    return cls
+
+
+def clone(value: T) -> T:
+    """An independent copy of ``value``: changing one never changes the other."""
+    return _copier(type(value))(value)
+
+
+def _copier(cls: type) -> _Copier:
+    found = _copiers.get(cls)
+    if found is None:
+        found = _copiers[cls] = _make_copier(cls)
+    return found
+
+
+def _make_copier(cls: type) -> _Copier:
+    if issubclass(cls, _IMMUTABLE) or issubclass(cls, enum.Enum) or _frozen(cls):
+        return _same
+    if cls is list:
+        return _copy_list
+    if cls is dict:
+        return _copy_dict
+    if cls is set:
+        return set.copy
+    if hasattr(cls, "__dict__") and not hasattr(cls, "__slots__"):
+        return _copy_object
+    raise TypeError(f"cannot clone a {cls.__name__}: declare it shared() or give it a __dict__")
+
+
+def _frozen(cls: type) -> bool:
+    params = getattr(cls, "__dataclass_params__", None)
+    return dataclasses.is_dataclass(cls) and params is not None and params.frozen
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _copy_list(items: list[Any]) -> list[Any]:
+    """A list of immutable values is copied in one go; any other element by element."""
+    if all(_copier(type(item)) is _same for item in items):
+        return list(items)
+    return [clone(item) for item in items]
+
+
+def _copy_dict(items: dict[Any, Any]) -> dict[Any, Any]:
+    return {key: clone(value) for key, value in items.items()}
+
+
+def _copy_object(value: Any) -> Any:
+    """A new object of the same type with each attribute cloned; the attributes the
+    type names in ``CLONE_SHALLOW`` (long lists of immutable values, such as a log)
+    are copied without looking at their elements."""
+    shallow = getattr(value, "CLONE_SHALLOW", ())
+    other = object.__new__(type(value))
+    other.__dict__.update({name: list(field) if name in shallow else clone(field)
+                           for name, field in value.__dict__.items()})
+    return other

@@ -1,0 +1,50 @@
+"""The games of the table, found by name.
+
+The registry names each game's module as text and imports it only when the game
+is asked for, so the core imports no game and no game imports another; a game
+module registers its :class:`GameEntry` with :func:`register` when it is imported.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from toprace_pi.core.game import GameInfo
+from toprace_pi.errors import TopRaceError
+
+#: The games the table knows: name -> the module that registers it.
+KNOWN: dict[str, str] = {"toprace": "toprace_pi.rules"}
+DEFAULT_GAME = "toprace"
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """A game as the table finds it: what it is, its variants by name, and how a new game is made."""
+
+    info: GameInfo
+    variants: Callable[[], list[str]]
+    #: ``new_game(settings, board, deck)``: a game of the variant ``settings`` names.
+    new_game: Callable[..., Any]
+
+
+_entries: dict[str, GameEntry] = {}
+
+
+def register(entry: GameEntry) -> None:
+    _entries[entry.info.name] = entry
+
+
+def game_names() -> list[str]:
+    return list(KNOWN)
+
+
+def get(name: str = DEFAULT_GAME) -> GameEntry:
+    """The game called ``name``; a :class:`TopRaceError` naming the known games for any other name."""
+    if name not in KNOWN:
+        raise TopRaceError(f"no game called {name!r} (the games: {', '.join(KNOWN)})")
+    if name not in _entries:
+        importlib.import_module(KNOWN[name])
+    return _entries[name]
