@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 from toprace_pi import __version__
 from toprace_pi.bots import BOT_KINDS
+from toprace_pi.core import registry
 from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
 from toprace_pi.errors import TopRaceError
 from toprace_pi.report import json_report, text_report
@@ -79,7 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    game_options = _Parser(add_help=False)
+    game_choice = _Parser(add_help=False)
+    game_choice.add_argument("--game", choices=registry.game_names(), default=registry.DEFAULT_GAME,
+                             help=f"the game (default {registry.DEFAULT_GAME}; toprace-pi games lists them)")
+    game_options = _Parser(add_help=False, parents=[game_choice])
     shipped = ", ".join(track_names())
     game_options.add_argument("--track", default=DEFAULT_TRACK, help=f"a shipped track ({shipped}) or a track file")
     game_options.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
@@ -114,11 +118,12 @@ def build_parser() -> argparse.ArgumentParser:
     config_option = _Parser(add_help=False)
     config_option.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration (TOML)")
 
-    play = commands.add_parser("play", parents=[config_option],
+    play = commands.add_parser("play", parents=[config_option, game_choice],
                                help="run the table on its hardware, resuming the game in progress")
     play.add_argument("--new", action="store_true", help="start a new game (the old journal is archived)")
     play.set_defaults(run=_play_table)
-    replay = commands.add_parser("replay", help="play a game journal back step by step on the simulated strip")
+    replay = commands.add_parser("replay", parents=[game_choice],
+                                 help="play a game journal back step by step on the simulated strip")
     replay.add_argument("journal", type=Path)
     replay.add_argument("--fast", action="store_true", help="no pauses between steps")
     replay.add_argument("--no-colour", action="store_true")
@@ -142,6 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
                                 "for a shipped track TRACK.toml)")
     calibrate.set_defaults(run=_calibrate)
 
+    commands.add_parser("games", help="list the games the table plays").set_defaults(run=_games)
     track = commands.add_parser("track", help="show or check a track layout")
     track_commands = track.add_subparsers(dest="track_command", required=True, parser_class=_Parser)
     show = track_commands.add_parser("show", help="draw a track in the terminal")
@@ -313,7 +319,27 @@ def _config(args: argparse.Namespace) -> TableConfig:
 def _play_table(args: argparse.Namespace) -> int:
     from toprace_pi.table.live import run_table
 
-    return run_table(_config(args), new=args.new)
+    config = _config(args)
+    _same_game(args.game, config.game, f"the configuration ({args.config or 'the defaults'})")
+    return run_table(config, new=args.new)
+
+
+def _same_game(asked: str, found: str, where: str) -> None:
+    """``--game`` names the game the table is set up for, or is refused."""
+    if asked != found:
+        raise TopRaceError(f"--game {asked}, but {where} is for {registry.get(found).info.title} ({found})")
+
+
+def _games(args: argparse.Namespace) -> int:
+    for name in registry.game_names():
+        entry = registry.get(name)
+        info = entry.info
+        nature = ", ".join(word for word, has in (("chance", info.chance), ("secrets", info.secret_information),
+                                                  ("simultaneous moves", info.simultaneous)) if has)
+        print(f"{name:10} {info.title}: {info.min_players}-{info.max_players} players; {nature}; "
+              f"rules version {info.version}")
+        print(f"{'':10} variants: {', '.join(entry.variants())}")
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -323,6 +349,9 @@ def _replay(args: argparse.Namespace) -> int:
     def warn(text: str) -> None:
         print(text, file=sys.stderr)
 
+    from toprace_pi.table.journal import journal_game
+
+    _same_game(args.game, journal_game(args.journal), str(args.journal))
     game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4,
                           colour=_colour(args), width=board_width(), svg_dir=args.svg_dir,
                           narrate=args.report is None, out=warn if args.report else print, warn=warn)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toprace_pi.core.registry import DEFAULT_GAME, game_names
 from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, track_names
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
@@ -59,6 +60,8 @@ class HubConfig:
 
 @dataclass(frozen=True)
 class TableConfig:
+    #: ``[game] name``: which of the table's games (``toprace-pi games``).
+    game: str = DEFAULT_GAME
     track: str = DEFAULT_TRACK
     #: The speed cards and the edition of the cars: a shipped deck or a deck file.
     deck: str = DEFAULT_DECK
@@ -110,6 +113,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     buttons = _table(data, "buttons", problems)
     hub = _hub(_table(data, "hub", problems), problems) if "hub" in data else None
     config = TableConfig(
+        game=_game_name(game.get("name", DEFAULT_GAME), problems),
         track=_shipped(game, "track", track_names(), DEFAULT_TRACK, problems),
         deck=_shipped(game, "deck", deck_names(), DEFAULT_DECK, problems),
         players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
@@ -173,6 +177,13 @@ def _shipped(game: dict[str, Any], kind: str, shipped: list[str], default: str, 
         problems.append(f"[game] {kind}: {value!r} is neither a shipped {kind} ({', '.join(shipped)}) nor a file")
         return default
     return value if value in shipped else str(Path(value).resolve())
+
+
+def _game_name(value: object, problems: list[str]) -> str:
+    if value not in game_names():
+        problems.append(f"[game] name: one of the games ({', '.join(game_names())}), not {value!r}")
+        return DEFAULT_GAME
+    return str(value)
 
 
 def _variant(value: object, problems: list[str]) -> str:

@@ -290,8 +290,7 @@ class TableController:
     def undo(self) -> None:
         """Take back the last confirmed step (never the deal)."""
         game = self.game
-        steps = [a for a in game.log if not isinstance(a, Deal)]
-        if not steps or isinstance(game.log[-1], Deal):
+        if not game.log or isinstance(game.log[-1], Deal):  # a deal is never taken back
             self.refuse("there is nothing to take back")
             return
         if self.journal is not None:

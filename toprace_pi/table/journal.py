@@ -37,6 +37,9 @@ from toprace_pi.rules.cars import CarSet
 from toprace_pi.rules.game import Game, Settings
 from toprace_pi.rules.track import Track
 
+#: The game this journal format holds (the table's other games will bring their own steps).
+GAME = Game.info
+
 log = logging.getLogger(__name__)
 
 FORMAT = "toprace-pi journal"
@@ -94,7 +97,8 @@ class Journal:
         make_folder(path.parent)
         if path.exists():
             raise FileExistsError(errno.EEXIST, "a journal is there already", str(path))
-        header = {"format": FORMAT, "version": VERSION, "settings": asdict(settings), "n": 0}
+        header = {"format": FORMAT, "version": VERSION, "game": {"name": GAME.name, "version": GAME.version},
+                  "settings": asdict(settings), "n": 0}
         fresh = path.with_name(path.name + ".new")
         try:
             with open(os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE), "wb") as file:
@@ -185,6 +189,21 @@ class Journal:
             self._file.close()
 
 
+def journal_game(path: str | Path) -> str:
+    """The name of the game a journal holds, read from its header alone (journals from
+    before the header named it are Top Race's)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as file:
+            header = _record(file.readline().rstrip(b"\n"))
+    except OSError as exc:
+        raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
+    if header is None or header.get("format") != FORMAT:
+        raise DataError(str(path), ["not a toprace-pi game journal"])
+    game = header.get("game", {"name": GAME.name})
+    return str(game.get("name")) if isinstance(game, dict) else repr(game)
+
+
 def load(path: str | Path) -> Loaded:
     """Read a journal: the settings and the steps, checked record by record.
 
@@ -252,6 +271,7 @@ def _settings(header: dict[str, Any], source: str) -> Settings:
     if header.get("version") != VERSION:
         raise DataError(source, [f"written by another version (journal version {header.get('version')!r}, "
                                  f"this toprace-pi reads version {VERSION}); it is left as it is"])
+    _check_game(header.get("game", {"name": GAME.name, "version": GAME.version}), source)
     fields = header.get("settings")
     problems = _settings_problems(fields)
     if problems:
@@ -261,6 +281,17 @@ def _settings(header: dict[str, Any], source: str) -> Settings:
         return Settings(**{**fields, "players": tuple(fields["players"])})
     except (TypeError, ValueError) as exc:
         raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None
+
+
+def _check_game(game: object, source: str) -> None:
+    """The game the journal is of (journals from before the header named it are Top Race's)."""
+    if not isinstance(game, dict) or not isinstance(game.get("name"), str):
+        raise DataError(source, [f"the header's game is not valid: {game!r}"])
+    if game["name"] != GAME.name:
+        raise DataError(source, [f"a journal of the game {game['name']!r}, which this table cannot play back"])
+    if game.get("version") != GAME.version:
+        raise DataError(source, [f"written for version {game.get('version')!r} of {GAME.title}'s rules "
+                                 f"(this toprace-pi plays version {GAME.version}); it is left as it is"])
 
 
 def _settings_problems(fields: object) -> list[str]:
