@@ -48,7 +48,7 @@ from toprace_pi.table.controller import TableController  # noqa: E402
 from toprace_pi.table.demo import demo_registry  # noqa: E402
 from toprace_pi.table.journal import Journal, Loaded  # noqa: E402
 from toprace_pi.table.run import StripSlot, Table  # noqa: E402
-from toprace_pi.table.view import TableView  # noqa: E402
+from toprace_pi.games.toprace.table.view import TableView  # noqa: E402
 
 TRACK = "speed-street"
 

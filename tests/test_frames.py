@@ -16,7 +16,7 @@ from toprace_pi.report import event_lines, json_report, text_report
 from toprace_pi.rules import Game, Phase
 from toprace_pi.rules.track import FINISH, FINISH_ID
 from toprace_pi.rules.variants import new_game
-from toprace_pi.table.choices import choice_for
+from toprace_pi.games.toprace.table.choices import choice_for
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
 from toprace_pi.table.journal import applied_steps, load
 

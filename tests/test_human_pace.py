@@ -23,7 +23,7 @@ from toprace_pi.data import load_track
 from toprace_pi.hardware.sound import Announcer
 from toprace_pi.rules import Breakdown, Sprint
 from toprace_pi.table.demo import DemoPlayers, build_demo_table
-from toprace_pi.table.view import lights_by_space
+from toprace_pi.games.toprace.table.view import lights_by_space
 
 #: One input every 1.5 s; the loop ticks every 10 ms, as ``play`` does.
 PACE, TICK = 1.5, 0.01

@@ -10,7 +10,7 @@ from toprace_pi.data import load_deck, load_track
 from toprace_pi.rules import Game, MoveCar, Phase
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
 from toprace_pi.table.run import RETRY
-from toprace_pi.table.view import BLINK, GLOW, dim
+from toprace_pi.games.toprace.table.view import BLINK, GLOW, dim
 
 
 class Clock:

@@ -15,7 +15,7 @@ from toprace_pi.rules.actions import ClaimPitStop, Grid, TakeFromBox, TakeFromDi
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
-from toprace_pi.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
+from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
 
 TRACK = straight(40)
 

@@ -16,7 +16,7 @@ from toprace_pi.core.game import GameInfo
 from toprace_pi.errors import TopRaceError
 
 #: The games the table knows: name -> the module that registers it.
-KNOWN: dict[str, str] = {"toprace": "toprace_pi.rules"}
+KNOWN: dict[str, str] = {"toprace": "toprace_pi.games.toprace"}
 DEFAULT_GAME = "toprace"
 
 
@@ -28,6 +28,8 @@ class GameEntry:
     variants: Callable[[], list[str]]
     #: ``new_game(settings, board, deck)``: a game of the variant ``settings`` names.
     new_game: Callable[..., Any]
+    #: The game's side of the table (:class:`~toprace_pi.table.side.GameTable`), made when a table needs it.
+    table: Callable[[], Any]
 
 
 _entries: dict[str, GameEntry] = {}

@@ -8,7 +8,6 @@ Start with :class:`Game`::
     game.apply(Bid(10_000))
 """
 
-from toprace_pi.core.registry import GameEntry, register
 from toprace_pi.rules.actions import (
     Action,
     Bid,
@@ -29,21 +28,6 @@ from toprace_pi.rules.cards import Deck, MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import Car, CarSet, Joker
 from toprace_pi.rules.game import CHANCE, Game, Phase, Settings
 from toprace_pi.rules.track import FINISH, Track
-
-
-def _new_game(settings: Settings, track: Track, deck: Deck) -> Game:
-    from toprace_pi.rules.variants import new_game
-
-    return new_game(settings, track, deck)
-
-
-def _variant_names() -> list[str]:
-    from toprace_pi.rules.variants import variant_names
-
-    return variant_names()
-
-
-register(GameEntry(Game.info, _variant_names, _new_game))
 
 __all__ = [
     "Action", "Bid", "Breakdown", "CHANCE", "Car", "CarSet", "ChooseJoker", "Deal", "Deck", "FINISH", "Joker",

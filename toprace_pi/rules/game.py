@@ -771,6 +771,10 @@ class Game:
     #: Long lists that only ever hold immutable values: a clone copies them in one go.
     CLONE_SHALLOW = ("log", "events", "results")
 
+    def replayed(self, log: Sequence[Action | str]) -> Game:
+        """The same game (settings, track, deck) rebuilt from the start by ``log``."""
+        return type(self).replay(self.settings, self.track, self.deck, log)
+
     @classmethod
     def replay(cls, settings: Settings, track: Track, deck: Deck, log: Sequence[Action | str]) -> Game:
         """Rebuild a game by applying ``log`` (actions or their notation, read with the deck's cars) from the start."""

@@ -1,11 +1,13 @@
 """The table controller: turns scans and button presses into rule actions, and says
 what follows.
 
-It owns the :class:`~toprace_pi.rules.Game` and is the only thing that changes it.
-Every input is an :mod:`event <toprace_pi.hardware.events>`; :meth:`handle` never
-raises for bad input: it refuses with a spoken reason and a buzz, and the game
-stays exactly as it was. UNDO (held) takes back the last confirmed step by
-replaying the log without it, so an undo is as exact as a replay.
+It owns the game (any game of the registry) and is the only thing that changes it,
+and knows none of its rules: the game's :class:`~toprace_pi.table.side.GameTable`
+says how each decision is entered. Every input is an :mod:`event
+<toprace_pi.hardware.events>`; :meth:`handle` never raises for bad input: it
+refuses with a spoken reason and a buzz, and the game stays exactly as it was.
+UNDO (held) takes back the last confirmed step: the game as it was before it,
+kept as a clone (or rebuilt from the log), so an undo is as exact as a replay.
 """
 
 from __future__ import annotations
@@ -13,53 +15,21 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
+from toprace_pi.core import registry
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.hardware.tags import unknown_tag
-from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeOffer, Tip, Trade
-from toprace_pi.rules.events import (
-    AuctionWon,
-    BrokeDown,
-    CarFinished,
-    CarReturned,
-    CarRevealed,
-    GameEnded,
-    GridSet,
-    OfferCardTaken,
-    PitStopClaimed,
-    PitStopCollected,
-    PitStopTaken,
-    RaceEnded,
-    SeatingOrder,
-    StockRound,
-    StocksPaid,
-    StocksTraded,
-    TipRound,
-    TipsSettled,
-    money,
-)
-from toprace_pi.rules.events import (
-    Event as GameEvent,
-)
-from toprace_pi.table.choices import Choice, choice_for
-from toprace_pi.table.entries import CLAIM_WINDOW, Entry, LayoutEntry, Refusal, Step, entry_for
 from toprace_pi.table.journal import Journal
+from toprace_pi.table.modes import Choice, Identity, InputMode, Refusal, Step
+from toprace_pi.table.side import GameTable
 
 log = logging.getLogger(__name__)
 
-#: What a tag stands for: ("card", number), ("car", a Car of the game's deck) or ("pit", seat).
-Identity = tuple[str, object]
-PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
-#: The reader under the discard pile: speed cards are played on it.
-DISCARD_READER = "discard"
 #: How many actions back UNDO finds the game kept in memory; further back it is rebuilt from the log.
 UNDO_DEPTH = 32
-#: Phases in which a car on the card still waits for a decision.
-MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR)
 
 
 class Sound(Protocol):
@@ -69,10 +39,11 @@ class Sound(Protocol):
 
 
 class TableController:
-    """Runs one game at the table. ``identify`` says what a tag stands for (or
-    ``None`` for a tag not enrolled); ``say`` speaks or prints a sentence;
-    ``dealer`` deals the speed cards where a machine shuffles them (the demo),
-    else the players deal by hand and the game learns the cards as they are played.
+    """Runs one game at the table, knowing nothing of its rules: the game's ``side``
+    (by default the one its registry entry names) says how each decision is taken.
+    ``identify`` says what a tag stands for (or ``None`` for a tag not enrolled);
+    ``say`` speaks or prints a sentence; ``dealer`` makes the game's deal where a
+    machine shuffles (the demo), else the players deal by hand.
 
     What the table asks for (the prompt) goes to ``ask`` (by default ``say``),
     once each time it changes: a speaker may replace a prompt not yet spoken by a
@@ -80,26 +51,28 @@ class TableController:
     NEXT that means nothing else asks for the prompt again, and so does a quiet
     time of ``repeat_prompt`` seconds without input (0: never).
 
-    Each engine event goes to ``announce``; by default the events worth a sentence
-    aloud (:func:`announcement`) are said. A narrator (the demo) tells them all."""
+    Each engine event goes to ``announce``; by default the events the side finds
+    worth a sentence aloud are said. A narrator (the demo) tells them all."""
 
     def __init__(
         self,
-        game: Game,
+        game: Any,
         *,
         identify: Callable[[TagLaid], Identity | None],
         say: Callable[[str], None],
         ask: Callable[[str], None] | None = None,
         sound: Sound,
-        dealer: Callable[[Game], Deal] | None = None,
+        dealer: Callable[[Any], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        claim_window: float = CLAIM_WINDOW,
+        claim_window: float | None = None,
         journal: Journal | None = None,
         inputs: int = 0,
         repeat_prompt: float = 0.0,
-        announce: Callable[[GameEvent], None] | None = None,
+        announce: Callable[[Any], None] | None = None,
+        side: GameTable | None = None,
     ) -> None:
         self.game = game
+        self.side: GameTable = side or registry.get(type(game).info.name).table()
         self.claim_window = claim_window
         self.journal = journal
         #: How many inputs (scans, presses) the table has handled; the journal notes
@@ -117,11 +90,12 @@ class TableController:
         self._said_prompt: str | None = None
         self._quiet_since = clock()
         self.choice: Choice | None = None
-        self.entry: Entry | None = None
+        self.entry: InputMode | None = None
         self.refusals = 0
         self._told = len(game.events)
-        #: The game before each of the last steps taken here (UNDO goes back to one).
-        self._history: deque[Game] = deque(maxlen=UNDO_DEPTH)
+        self._retry = False
+        #: The game before each of the last actions taken here (UNDO goes back to one).
+        self._history: deque[Any] = deque(maxlen=UNDO_DEPTH)
         self._prepare()
 
     # --- inputs ------------------------------------------------------------------
@@ -131,19 +105,14 @@ class TableController:
         self.inputs += 1
         self._input = _describe(event)
         self._quiet_since = self.clock()
-        if self.game.phase is Phase.DEAL and self.dealer is not None or self._deal_waits():
-            self._prepare()  # a deal the disk refused before: try again first
+        if self._retry:
+            self._prepare()  # a step due without input that the disk refused before: try again first
         if isinstance(event, TagLaid):
             self._tag(event)
         elif isinstance(event, ButtonPressed):
             self._button(event)
         elif isinstance(event, DeviceStatus):
             self.say(event.message)
-
-    def _deal_waits(self) -> bool:
-        """A deal by hand with nothing to scan, not yet saved (the disk was full)."""
-        game = self.game
-        return game.phase is Phase.DEAL and self.entry is None and LayoutEntry.for_game(game).deal() is not None
 
     def tick(self, now: float) -> None:
         """Time passes: an entry with a time limit (the pit stop claim window) may
@@ -158,61 +127,12 @@ class TableController:
         what = self.identify(event)
         if what is None:
             self.refuse(unknown_tag(event.record, self.game.cars))
-            return
-        kind, value = what
-        if event.reader == DISCARD_READER and kind == "card" and value in self.game.discard_pile:
-            # The reader sees the pile: the card lying there read again (a missed poll, a nudge,
-            # the top card lifted off to show the one below) is no new input.
-            log.debug("speed card #%s lies on the discard pile already: read again, ignored", value)
-            return
-        if self.entry is not None:
-            self._step(self._entry_input(self.entry, kind, value))
-        elif kind == "card":
-            self._card(int(value))  # type: ignore[call-overload]
-        elif isinstance(value, Car):
-            self._car(value)
+        elif self.side.ignores(event.reader, what, self.game):
+            log.debug("%s read again on the %s reader: no new input", what, event.reader)
+        elif self.entry is not None:
+            self._step(self.entry.tag(what))
         else:
-            self.refuse(f"no pit stop card is asked for now: {self.prompt}")
-
-    @staticmethod
-    def _entry_input(entry: Entry, kind: str, value: object) -> Step:
-        if isinstance(value, Car):
-            return entry.car(value)
-        number = int(value)  # type: ignore[call-overload]
-        return entry.card(number) if kind == "card" else entry.pit(number)
-
-    def _card(self, number: int) -> None:
-        phase = self.game.phase
-        if phase is Phase.PLAY_CARD:
-            self._apply(self._card_on_turn(number))
-        elif phase is Phase.TAKE_OFFER:
-            self._apply(TakeOffer(number))
-        elif phase in MID_CARD:
-            self.refuse(f"finish the card in play first: {self.prompt}")
-        else:
-            self.refuse(f"no speed card is played now: {self.prompt}")
-
-    def _card_on_turn(self, number: int) -> Action:
-        """A card laid at the start of a turn: played from the hand, or with the Pit
-        Stop rule taken from the box (a pit stop). A pit stop off the discard pile
-        is never a scan (the reader sees the pile's top card all the time): it is
-        chosen with NEXT/OK."""
-        if number in getattr(self.game, "box", ()):
-            return TakeFromBox(number)
-        return PlayCard(number)
-
-    def _car(self, car: Car) -> None:
-        phase = self.game.phase
-        if phase is Phase.TAKE_CAR:
-            self._apply(TakeCar(car))
-        elif phase is Phase.CHOOSE_JOKER:
-            self._apply(ChooseJoker(car))
-        elif phase is Phase.TIP:
-            self._apply(Tip(car))
-        elif phase is Phase.REVEAL:
-            self._apply(Reveal(car))
-        else:
-            self.refuse(f"no car token is asked for now: {self.prompt}")
+            self._step(self.side.tag(self.game, what))
 
     def _button(self, event: ButtonPressed) -> None:
         if event.button == "undo":
@@ -227,9 +147,9 @@ class TableController:
             if event.button == "next":
                 self.choice.next()
             else:
-                self._apply(self.choice.current)
-        elif event.button == "pass" and Pass() in self.game.legal_actions():
-            self._apply(Pass())
+                self._apply_all([self.choice.current])
+        elif event.button == "pass" and (passing := self.side.passing(self.game)):
+            self._apply_all(list(passing))
         elif event.button == "next" and not event.held:
             self._say_prompt(again=True)
         else:
@@ -245,10 +165,10 @@ class TableController:
 
     # --- changing the game -------------------------------------------------------
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Any) -> None:
         self._apply_all([action])
 
-    def _apply_all(self, actions: list[Action]) -> None:
+    def _apply_all(self, actions: Sequence[Any]) -> None:
         """Take the steps one input leads to, all or none: checked (on a copy of the
         game when there are several), made durable together, then applied."""
         try:
@@ -267,7 +187,7 @@ class TableController:
             return self.entry.refused
         return str(exc)
 
-    def _commit(self, actions: list[Action], *, automatic: bool = False) -> None:
+    def _commit(self, actions: Sequence[Any], *, automatic: bool = False) -> None:
         """Check ``actions``, make them durable in the journal, then take them: a step
         the disk refuses is never shown."""
         if self.journal is not None:
@@ -288,9 +208,9 @@ class TableController:
         return f"the step could not be saved ({exc.strerror or exc}): it was not taken, try again"
 
     def undo(self) -> None:
-        """Take back the last confirmed step (never the deal)."""
+        """Take back the last confirmed step (never one chance made, such as the deal)."""
         game = self.game
-        if not game.log or isinstance(game.log[-1], Deal):  # a deal is never taken back
+        if not game.log or not self.side.undoable(game.log[-1]):
             self.refuse("there is nothing to take back")
             return
         if self.journal is not None:
@@ -302,10 +222,10 @@ class TableController:
         last = game.log[-1]
         self.game = self._before_last_step()
         self._told = len(self.game.events)
-        self.say("took back a trade" if isinstance(last, Trade) else f"took back: {last}")  # a trade is secret
+        self.say(self.side.taken_back(last))
         self._prepare()
 
-    def _before_last_step(self) -> Game:
+    def _before_last_step(self) -> Any:
         """The game as it was before its last action: a clone kept when the action
         was taken here, else (further back than :data:`UNDO_DEPTH`, or a game resumed
         from the journal) rebuilt from the log."""
@@ -313,27 +233,36 @@ class TableController:
         if self._history and len(self._history[-1].log) == len(game.log) - 1:
             return self._history.pop()
         self._history.clear()
-        return type(game).replay(game.settings, game.track, game.deck, game.log[:-1])
+        return game.replayed(game.log[:-1])
 
     def _prepare(self, *, quiet: bool = False) -> None:
-        """Set up the next decision: the deal, an entry of several inputs, or a NEXT/OK choice."""
+        """Set up the next decision: a step due without input (a deal), an entry of
+        several inputs, or a NEXT/OK choice."""
         game = self.game
-        if game.phase is Phase.DEAL:
-            # A machine's deal (the demo), or by hand with nothing laid out to scan.
-            deal = self.dealer(game) if self.dealer is not None else LayoutEntry.for_game(game).deal()
-            if deal is not None:
-                try:
-                    self._commit([deal], automatic=True)  # a deal follows the race's end, not an input
-                except OSError as exc:  # tried again with the next input
-                    taken = "the last step was taken, but " if game.log else ""
-                    self.refuse(f"{taken}the deal could not be saved ({exc.strerror or exc}): "
-                                "it is tried again at the next input")
-                    self.entry = self.choice = None
-                    return
-        self.entry = entry_for(game, self.clock(), dealt_by_hand=self.dealer is None, claim_window=self.claim_window)
-        self.choice = None if self.entry is not None else choice_for(game)
+        self._retry = False
+        self.entry = self._entry(game)
+        if self.dealer is not None and self.side.is_deal(game):
+            due: Sequence[Any] | None = [self.dealer(game)]  # a machine's deal (the demo)
+        else:
+            due = self.entry.automatic() if self.entry is not None else None  # nothing to lay out
+        if due:
+            try:
+                self._commit(due, automatic=True)  # it follows the race's end, not an input
+            except OSError as exc:  # tried again with the next input
+                taken = "the last step was taken, but " if game.log else ""
+                self.refuse(f"{taken}the deal could not be saved ({exc.strerror or exc}): "
+                            "it is tried again at the next input")
+                self.entry = self.choice = None
+                self._retry = True
+                return
+            self.entry = self._entry(game)
+        self.choice = None if self.entry is not None else self.side.choice(game)
         if not game.is_over and not quiet:
             self._say_prompt(again=True)  # a new decision, even if in the same words as the last
+
+    def _entry(self, game: Any) -> InputMode | None:
+        options = {} if self.claim_window is None else {"claim_window": self.claim_window}
+        return self.side.entry(game, self.clock(), dealt_by_hand=self.dealer is None, **options)
 
     def refuse(self, reason: str) -> None:
         self.refusals += 1
@@ -354,33 +283,21 @@ class TableController:
     @property
     def prompt(self) -> str:
         """What the table waits for now, in words."""
-        game = self.game
-        if game.is_over:
-            return "the game is over"
-        if self.entry is not None:
+        if self.entry is not None and not self.game.is_over:
             return self.entry.prompt
-        if game.phase is Phase.REVEAL:
-            return "turn up the next car card at random and lay its car token on the reader"
-        who = game.names[game.seat]
-        current = self.choice.labels[self.choice.cursor] if self.choice is not None else ""
-        if game.phase is Phase.PLAY_CARD:
-            may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
-            other = f"; or NEXT/OK for {current}" if self.choice is not None else ""
-            return f"{who}: lay a speed card on the discard pile{may_pass}{other}"
-        if game.phase is Phase.TIP:
-            return f"{who}: reveal your next tip with its car token, or NEXT/OK ({current})"
-        return f"{who}: {game.phase.value}? {current} (NEXT, OK)"
+        return self.side.prompt(self.game, self.choice)
 
     def _tell_events(self) -> None:
         events = self.game.events[self._told:]
         self._told = len(self.game.events)
         for event in events:
             self.announce(event)
-            if isinstance(event, CarFinished):
-                self.sound.finish(event.place)
+            place = self.side.finish_place(event)
+            if place is not None:
+                self.sound.finish(place)
 
-    def _say_event(self, event: GameEvent) -> None:
-        sentence = announcement(event, self.game.names)
+    def _say_event(self, event: Any) -> None:
+        sentence = self.side.announcement(event, self.game.names)
         if sentence:
             self.say(sentence)
 
@@ -392,21 +309,3 @@ def _describe(event: Event) -> str:
     if isinstance(event, ButtonPressed):
         return f"{event.button}{' held' if event.held else ''}"
     return type(event).__name__
-
-
-#: Events the table reads out as the engine words them.
-SAID = (AuctionWon, BrokeDown, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled, PitStopClaimed,
-        PitStopTaken, PitStopCollected, OfferCardTaken, SeatingOrder, GridSet, StockRound, StocksTraded, StocksPaid)
-
-
-def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
-    """The sentence the table speaks for an engine event, if it is worth one."""
-    if isinstance(event, CarFinished):
-        to = f": {money(event.prize)} to {names[event.seat]}" if event.seat is not None else ""
-        return f"{event.car} finishes {PLACE_WORDS[event.place - 1]}{to}"
-    if isinstance(event, RaceEnded):
-        payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(names, event.payouts, strict=True) if p)
-        return f"{event.text(names)}. Payouts: {payouts}"
-    if isinstance(event, SAID):
-        return event.text(names)
-    return None

@@ -21,6 +21,8 @@ from typing import Any, Protocol
 from toprace_pi.bots import make_bot
 from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.table.entries import ClaimWindow, GridEntry, SaleEntry
+from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.keyboard import KeySource
@@ -42,12 +44,10 @@ from toprace_pi.rules.events import TipRound, money
 from toprace_pi.rules.variants import new_game
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
-from toprace_pi.table.entries import ClaimWindow, GridEntry, SaleEntry
 from toprace_pi.table.human import PAUSE, QUIT, STEP, HumanConsole, Question
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.screen import DemoScreen
-from toprace_pi.table.view import TableView, lights_by_space
 
 #: The demo's buttons on gpiozero mock pins (any free GPIO numbers would do).
 DEMO_PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
@@ -232,7 +232,7 @@ def build_demo_table(
     if console is not None:
         console.controller = controller
         slots = [*slots, ReaderSlot(console.name, lambda: console, clock)]
-    table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
+    table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
     return DemoTable(table, demo_readers, buttons, strip, pins, console)
 

@@ -19,13 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toprace_pi.games.toprace.table.choices import label
 from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
 from toprace_pi.hardware.keyboard import BUTTON_KEYS, DEVICE, HELD_UNDO, Keyboard, KeySource, help_text
 from toprace_pi.rules import Action, Phase
 from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.events import money
-from toprace_pi.table.choices import label
 from toprace_pi.table.controller import TableController
 
 #: Keys of the demo, never the table's: pause or go on, one step while paused, quit.

@@ -35,7 +35,6 @@ from toprace_pi.table.controller import TableController
 from toprace_pi.table.journal import Journal, applied_steps, archive, load
 from toprace_pi.table.lock import TableLock
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
-from toprace_pi.table.view import TableView
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +150,7 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     if config.keyboard:
         slots.extend(_keyboard(game.cars, clock, announcer))
     strip = open_strip(config.strip, count=profile.led_count)
-    table = Table(controller, TableView(profile), slots, StripSlot(strip), events, clock=clock)
+    table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)
     return LiveTable(table, announcer, closers)
 

@@ -8,7 +8,9 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from toprace_pi.core import registry
 from toprace_pi.data import load_track
+from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.profile import load_profile
 from toprace_pi.render.ansi import ColourMode
 from toprace_pi.render.frames import INDEX, FrameWriter
@@ -18,9 +20,7 @@ from toprace_pi.report import event_lines
 from toprace_pi.rules import Game
 from toprace_pi.rules.events import Event
 from toprace_pi.rules.variants import new_game
-from toprace_pi.table.choices import choice_for
 from toprace_pi.table.journal import applied_steps, load
-from toprace_pi.table.view import TableView, lights_by_space
 
 
 def replay_journal(
@@ -66,10 +66,11 @@ def _steps(path: Path, warn: Callable[[str], None]) -> Iterator[tuple[Game, dict
         warn(warning)
     track = load_track(loaded.settings.track)
     game = new_game(loaded.settings, track, loaded.deck)
-    view = TableView(load_profile(track.slug))
+    side = registry.get(type(game).info.name).table()
+    view = side.view(load_profile(track.slug))
 
     def lights() -> dict[int, RGB]:
-        return lights_by_space(view.profile, track, view.frame(game, choice_for(game), 0.0))
+        return lights_by_space(view.profile, track, view.frame(game, side.choice(game), 0.0))
 
     told = len(game.events)
     yield game, lights(), list(game.events)

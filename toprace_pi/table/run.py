@@ -19,7 +19,7 @@ from toprace_pi.hardware.events import DeviceStatus, Event
 from toprace_pi.table.controller import TableController
 
 if TYPE_CHECKING:
-    from toprace_pi.table.view import TableView
+    from toprace_pi.table.side import GameView
 
 RGB = tuple[int, int, int]
 
@@ -131,7 +131,7 @@ class Table:
     def __init__(
         self,
         controller: TableController,
-        view: TableView,
+        view: GameView,
         readers: Sequence[ReaderSlot],
         strip: StripSlot,
         buttons: queue.Queue[Event],

@@ -1,15 +1,13 @@
 """What NEXT and OK choose between at each moment of the game.
 
 At the table most decisions are a pick from a short list shown on the track: a
-car's legal end spaces, the free starting spaces, the cars the joker may move.
-:class:`Choice` holds such a list and a cursor; NEXT moves the cursor, OK takes
-the action under it. The auction, held aloud, is entered as the winner and the
-price (:mod:`toprace_pi.table.entries`).
+car's legal end spaces, the free starting spaces, the cars the joker may move,
+held in a :class:`~toprace_pi.table.modes.Choice`; NEXT moves the cursor, OK
+takes the action under it. The auction, held aloud, is entered as the winner and the
+price (:mod:`toprace_pi.games.toprace.table.entries`).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from toprace_pi.rules import (
     Action,
@@ -25,33 +23,11 @@ from toprace_pi.rules import (
     TakeCar,
 )
 from toprace_pi.rules.actions import CollectPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Tip
+from toprace_pi.table.modes import Choice
 
 #: Phases whose legal actions are offered one by one under the cursor.
 PICKED = (Phase.TAKE_CAR, Phase.PLACE_CAR, Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN,
           Phase.MOVE_CAR, Phase.RETURN_CAR, Phase.TIP, Phase.TAKE_OFFER)
-
-
-@dataclass
-class Choice:
-    """A list of actions with a cursor; ``labels`` say each one in words."""
-
-    options: list[Action]
-    labels: list[str]
-    cursor: int = 0
-
-    @property
-    def current(self) -> Action:
-        return self.options[self.cursor]
-
-    def next(self) -> None:
-        self.cursor = (self.cursor + 1) % len(self.options)
-
-    def point_at(self, action: Action) -> bool:
-        """Move the cursor to ``action`` if it is on offer."""
-        if action in self.options:
-            self.cursor = self.options.index(action)
-            return True
-        return False
 
 
 def choice_for(game: Game) -> Choice | None:

@@ -1,45 +1,36 @@
-"""Inputs that take several scans or presses before they make a rule action.
+"""Top Race's inputs that take several scans or presses before they make a rule action.
 
 Each entry takes the table's inputs one at a time (a button, a speed card, a
-car token, a pit stop card) and answers with a :class:`Step`: nothing yet, a
-refusal to say, or the actions to apply. The controller picks the entry the
-game's phase needs and knows nothing of their inner steps.
+car token, a pit stop card) and answers with a :data:`~toprace_pi.table.modes.Step`:
+nothing yet, a refusal to say, or the actions to apply. :func:`entry_for` picks
+the entry a phase needs; the controller knows nothing of their inner steps.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from toprace_pi.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
 from toprace_pi.rules.actions import ClaimPitStop, Grid, Trade
 from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.events import money
+from toprace_pi.table.modes import Identity, InputMode, Refusal, Step
 
 #: How long the table waits for pit stop claims after a card is played, unless
 #: the configuration says otherwise (seconds).
 CLAIM_WINDOW = 6.0
 
 
-@dataclass(frozen=True)
-class Refusal:
-    reason: str
+class Entry(InputMode):
+    """Base of Top Race's entries: a tag is a speed card, a car token or a pit stop
+    card, and each means nothing unless the entry says otherwise."""
 
-
-#: What an input leads to: nothing yet (``None``), a refusal, or actions to apply in order.
-Step = list[Action] | Refusal | None
-
-
-class Entry(ABC):
-    """Base: every input means nothing unless an entry says otherwise."""
-
-    @property
-    @abstractmethod
-    def prompt(self) -> str:
-        """What the entry waits for, in words."""
-
-    def button(self, name: str) -> Step:
-        return Refusal(f"{name.upper()} means nothing now: {self.prompt}")
+    def tag(self, identity: Identity) -> Step:
+        kind, value = identity
+        if isinstance(value, Car):
+            return self.car(value)
+        number = int(value)  # type: ignore[call-overload]
+        return self.card(number) if kind == "card" else self.pit(number)
 
     def card(self, number: int) -> Step:
         return Refusal(f"no speed card is asked for now: {self.prompt}")
@@ -49,14 +40,6 @@ class Entry(ABC):
 
     def pit(self, seat: int) -> Step:
         return Refusal(f"no pit stop card is asked for now: {self.prompt}")
-
-    def tick(self, now: float) -> Step:
-        return None
-
-    #: Whether what is entered here is a player's secret: the table then never says
-    #: what was picked, and a refusal says only :attr:`refused`, the rule itself.
-    secret = False
-    refused = "that is not possible"
 
 
 @dataclass
@@ -126,6 +109,11 @@ class LayoutEntry(Entry):
         box, offer = getattr(game, "box_size", lambda: 0)(), game.offer_size()
         fixed = tuple(getattr(game, "sprint_breakdown_cards", lambda: [])()) if offer else ()
         return cls(box, offer - len(fixed), fixed)
+
+    def automatic(self) -> list[Action] | None:
+        """Nothing to lay out (the base game dealt by hand): the deal is made at once."""
+        deal = self.deal()
+        return None if deal is None else [deal]
 
     def deal(self) -> Deal | None:
         """The deal, once every card laid out is known."""

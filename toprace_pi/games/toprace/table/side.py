@@ -1,0 +1,152 @@
+"""Top Race's side of the table (:class:`~toprace_pi.table.side.GameTable`).
+
+What the controller asks of the game, answered with Top Race's rules: a speed card
+laid at the start of a turn is played (or, with the Pit Stop rule, taken from the
+box); a car token is taken, chosen for the joker, revealed as a tip or as the next
+car to auction; PASS passes where the rules allow; the discard pile's cards read
+again are no new input; and what the table says of each event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toprace_pi.games.toprace.table.choices import choice_for
+from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, Entry, entry_for
+from toprace_pi.games.toprace.table.view import TableView
+from toprace_pi.hardware.profile import Profile
+from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
+from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeOffer, Tip, Trade
+from toprace_pi.rules.events import (
+    AuctionWon,
+    BrokeDown,
+    CarFinished,
+    CarReturned,
+    CarRevealed,
+    GameEnded,
+    GridSet,
+    OfferCardTaken,
+    PitStopClaimed,
+    PitStopCollected,
+    PitStopTaken,
+    RaceEnded,
+    SeatingOrder,
+    StockRound,
+    StocksPaid,
+    StocksTraded,
+    TipRound,
+    TipsSettled,
+    money,
+)
+from toprace_pi.rules.events import Event as GameEvent
+from toprace_pi.table.modes import Choice, Identity, Refusal, Step
+
+PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
+#: The reader under the discard pile: speed cards are played on it.
+DISCARD_READER = "discard"
+#: Phases in which a car on the card still waits for a decision.
+MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR)
+#: A car token laid in these phases is the action of the phase.
+CAR_ACTIONS: dict[Phase, type] = {Phase.TAKE_CAR: TakeCar, Phase.CHOOSE_JOKER: ChooseJoker, Phase.TIP: Tip,
+                                  Phase.REVEAL: Reveal}
+#: Events the table reads out as the engine words them.
+SAID = (AuctionWon, BrokeDown, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled, PitStopClaimed,
+        PitStopTaken, PitStopCollected, OfferCardTaken, SeatingOrder, GridSet, StockRound, StocksTraded, StocksPaid)
+
+
+class TopRaceTable:
+    """Top Race at the table."""
+
+    def entry(self, game: Game, now: float, *, dealt_by_hand: bool,
+              claim_window: float = CLAIM_WINDOW) -> Entry | None:
+        return entry_for(game, now, dealt_by_hand=dealt_by_hand, claim_window=claim_window)
+
+    def choice(self, game: Game) -> Choice | None:
+        return choice_for(game)
+
+    def tag(self, game: Game, identity: Identity) -> Step:
+        kind, value = identity
+        if kind == "card":
+            return self._card(game, int(value))  # type: ignore[call-overload]
+        if isinstance(value, Car):
+            action = CAR_ACTIONS.get(game.phase)
+            return [action(value)] if action is not None else Refusal(f"no car token is asked for now: "
+                                                                       f"{self.prompt(game, choice_for(game))}")
+        return Refusal(f"no pit stop card is asked for now: {self.prompt(game, choice_for(game))}")
+
+    def _card(self, game: Game, number: int) -> Step:
+        phase = game.phase
+        if phase is Phase.PLAY_CARD:
+            return [self._card_on_turn(game, number)]
+        if phase is Phase.TAKE_OFFER:
+            return [TakeOffer(number)]
+        prompt = self.prompt(game, choice_for(game))
+        if phase in MID_CARD:
+            return Refusal(f"finish the card in play first: {prompt}")
+        return Refusal(f"no speed card is played now: {prompt}")
+
+    @staticmethod
+    def _card_on_turn(game: Game, number: int) -> Action:
+        """A card laid at the start of a turn: played from the hand, or with the Pit
+        Stop rule taken from the box (a pit stop). A pit stop off the discard pile
+        is never a scan (the reader sees the pile's top card all the time): it is
+        chosen with NEXT/OK."""
+        if number in getattr(game, "box", ()):
+            return TakeFromBox(number)
+        return PlayCard(number)
+
+    def passing(self, game: Game) -> Sequence[Action] | None:
+        return [Pass()] if Pass() in game.legal_actions() else None
+
+    def prompt(self, game: Game, choice: Choice | None) -> str:
+        if game.is_over:
+            return "the game is over"
+        if game.phase is Phase.REVEAL:
+            return "turn up the next car card at random and lay its car token on the reader"
+        who = game.names[game.seat]
+        current = choice.labels[choice.cursor] if choice is not None else ""
+        if game.phase is Phase.PLAY_CARD:
+            may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
+            other = f"; or NEXT/OK for {current}" if choice is not None else ""
+            return f"{who}: lay a speed card on the discard pile{may_pass}{other}"
+        if game.phase is Phase.TIP:
+            return f"{who}: reveal your next tip with its car token, or NEXT/OK ({current})"
+        return f"{who}: {game.phase.value}? {current} (NEXT, OK)"
+
+    def announcement(self, event: GameEvent, names: tuple[str, ...]) -> str | None:
+        return announcement(event, names)
+
+    def ignores(self, reader: str, identity: Identity, game: Game) -> bool:
+        """The reader sees the pile: the card lying there read again (a missed poll, a
+        nudge, the top card lifted off to show the one below) is no new input."""
+        kind, value = identity
+        return reader == DISCARD_READER and kind == "card" and value in game.discard_pile
+
+    def view(self, profile: Profile) -> TableView:
+        return TableView(profile)
+
+    def is_deal(self, game: Game) -> bool:
+        return game.phase is Phase.DEAL
+
+    def undoable(self, action: Action) -> bool:
+        return not isinstance(action, Deal)
+
+    def taken_back(self, action: Action) -> str:
+        return "took back a trade" if isinstance(action, Trade) else f"took back: {action}"  # a trade is secret
+
+    def finish_place(self, event: GameEvent) -> int | None:
+        return event.place if isinstance(event, CarFinished) else None
+
+
+def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
+    """The sentence the table speaks for an engine event, if it is worth one."""
+    if isinstance(event, CarFinished):
+        to = f": {money(event.prize)} to {names[event.seat]}" if event.seat is not None else ""
+        return f"{event.car} finishes {PLACE_WORDS[event.place - 1]}{to}"
+    if isinstance(event, RaceEnded):
+        payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(names, event.payouts, strict=True) if p)
+        return f"{event.text(names)}. Payouts: {payouts}"
+    if isinstance(event, SAID):
+        return event.text(names)
+    return None
+

@@ -1,0 +1,65 @@
+"""What a game brings to the table: everything of the table that depends on its rules.
+
+The controller, the run loop, the journal and the devices know no game. For each
+moment of a game its :class:`GameTable` says how the decision is taken (an
+:class:`~toprace_pi.table.modes.InputMode` of several inputs, or a NEXT/OK
+:class:`~toprace_pi.table.modes.Choice`, or a tag laid), what the table asks for,
+what it says of each event, which readings of a reader are no new input, and how
+the LEDs show the game. A game registers its side with its
+:class:`~toprace_pi.core.registry.GameEntry`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from toprace_pi.table.modes import Choice, Identity, InputMode, Step
+
+RGB = tuple[int, int, int]
+
+
+class GameView(Protocol):
+    """Composes the LED strip's frames for one board."""
+
+    def frame(self, game: Any, choice: Choice | None, now: float) -> list[RGB]: ...
+
+
+class GameTable(Protocol):
+    """A game's side of the table."""
+
+    def entry(self, game: Any, now: float, *, dealt_by_hand: bool, claim_window: float) -> InputMode | None:
+        """The mode of several inputs the decision now needs, if it is one."""
+
+    def choice(self, game: Any) -> Choice | None:
+        """The NEXT/OK pick of the decision now, if it has one (and no entry)."""
+
+    def tag(self, game: Any, identity: Identity) -> Step:
+        """A tag laid when no entry is open (a speed card played, a car token laid)."""
+
+    def passing(self, game: Any) -> Sequence[Any] | None:
+        """What PASS does now, if anything."""
+
+    def prompt(self, game: Any, choice: Choice | None) -> str:
+        """What the table waits for now, in words (no entry open)."""
+
+    def announcement(self, event: Any, names: tuple[str, ...]) -> str | None:
+        """The sentence the table speaks for an event, if it is worth one."""
+
+    def ignores(self, reader: str, identity: Identity, game: Any) -> bool:
+        """Whether a tag read on ``reader`` is no new input (a card lying on a pile read again)."""
+
+    def view(self, profile: Any) -> GameView:
+        """The LED view of the game on a board profile."""
+
+    def is_deal(self, game: Any) -> bool:
+        """Whether the decision now is the deal a machine's dealer makes (the demo's)."""
+
+    def undoable(self, action: Any) -> bool:
+        """Whether UNDO may take ``action`` back (never what chance made, such as the deal)."""
+
+    def taken_back(self, action: Any) -> str:
+        """What the table says when UNDO took ``action`` back (without telling a secret)."""
+
+    def finish_place(self, event: Any) -> int | None:
+        """The place of a finish the event tells (the table plays its fanfare), else ``None``."""
