@@ -38,8 +38,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from emulators.hub import HubRig, hub_readers  # noqa: E402
 
 from toprace_pi.data import load_track  # noqa: E402
+from toprace_pi.games.toprace.table.demo import DemoPlayers, TopRaceDemo, build_demo_table, card_uid  # noqa: E402
 from toprace_pi.rules import Phase, PlayCard  # noqa: E402
-from toprace_pi.table.demo import DemoPlayers, DemoTable, build_demo_table, card_uid  # noqa: E402
 
 LATENCY_TARGET_MS = 1.0
 MEMORY_TARGET_MB = 60.0
@@ -70,7 +70,7 @@ def scan_latencies(games: int, *, hub: bool = False) -> list[float]:
     return samples
 
 
-def _one_scan(demo: DemoTable, players: DemoPlayers, shown: list[float]) -> float | None:
+def _one_scan(demo: TopRaceDemo, players: DemoPlayers, shown: list[float]) -> float | None:
     """One card laid and read; ``None`` when it changed nothing the strip shows
     (every car on it blocked or finished, and the same player to move)."""
     game = demo.controller.game

@@ -37,6 +37,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from toprace_pi.data import load_deck, load_track  # noqa: E402
+from toprace_pi.games.toprace.table.demo import demo_registry  # noqa: E402
+from toprace_pi.games.toprace.table.view import TableView  # noqa: E402
 from toprace_pi.hardware.events import ButtonPressed, Event, TagLaid, TagLifted  # noqa: E402
 from toprace_pi.hardware.profile import load_profile  # noqa: E402
 from toprace_pi.hardware.sound import SilentSound  # noqa: E402
@@ -45,10 +47,8 @@ from toprace_pi.rules import Deal, Game, Settings  # noqa: E402
 from toprace_pi.rules.variants import new_game  # noqa: E402
 from toprace_pi.simulate import player_names  # noqa: E402
 from toprace_pi.table.controller import TableController  # noqa: E402
-from toprace_pi.table.demo import demo_registry  # noqa: E402
 from toprace_pi.table.journal import Journal, Loaded  # noqa: E402
 from toprace_pi.table.run import StripSlot, Table  # noqa: E402
-from toprace_pi.games.toprace.table.view import TableView  # noqa: E402
 
 TRACK = "speed-street"
 

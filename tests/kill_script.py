@@ -23,10 +23,10 @@ from typing import Any
 from kill_runner import build_table, encode, result_of, settings_for, settings_to_json
 
 from toprace_pi.data import load_deck, load_track
+from toprace_pi.games.toprace.table.demo import DemoPlayers, TopRaceDemo, build_demo_table, card_uid
 from toprace_pi.hardware.events import ButtonPressed, Event
 from toprace_pi.rules import Phase, PlayCard
 from toprace_pi.rules.variants import new_game
-from toprace_pi.table.demo import DemoPlayers, DemoTable, build_demo_table, card_uid
 
 RUNNER = Path(__file__).with_name("kill_runner.py")
 #: A tag no box holds.
@@ -95,7 +95,7 @@ def record_script(players: int, seed: int, *, races: int = 1, variant: str = "ba
     return Script(settings_to_json(settings), seed, events, result_of(game), controller.refusals, undos)
 
 
-def _refused_input(demo: DemoTable, rng: random.Random) -> None:
+def _refused_input(demo: TopRaceDemo, rng: random.Random) -> None:
     """An input the table must refuse, or (a card of the pile read again) ignore, without
     changing the game."""
     game = demo.controller.game

@@ -20,10 +20,10 @@ import time
 import pytest
 
 from toprace_pi.data import load_track
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
+from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.sound import Announcer
 from toprace_pi.rules import Breakdown, Sprint
-from toprace_pi.table.demo import DemoPlayers, build_demo_table
-from toprace_pi.games.toprace.table.view import lights_by_space
 
 #: One input every 1.5 s; the loop ticks every 10 ms, as ``play`` does.
 PACE, TICK = 1.5, 0.01
@@ -111,7 +111,7 @@ def play_at_human_pace(track: str, players: int, seed: int, variant: str = "base
         while not demo.controller.game.is_over:
             bots.act(demo)
             if hands.random() < nudges:
-                demo.readers.discard.nudge()
+                demo.discard.nudge()
             run_loop(demo, clock, PACE)
             assert_the_strip_shows_the_cars(demo)
         said = len(news) + len(prompts)

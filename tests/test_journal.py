@@ -16,10 +16,10 @@ from test_table import demo as demo_table
 from toprace_pi.cli import main
 from toprace_pi.data import load_track
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.rules import Phase, Settings
 from toprace_pi.table import journal as journal_module
 from toprace_pi.table.config import TableConfig, parse_config
-from toprace_pi.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.table.journal import FORMAT, VERSION, Journal, load
 from toprace_pi.table.live import open_game
 from toprace_pi.table.lock import AlreadyRunning, TableLock
@@ -94,7 +94,7 @@ def test_a_new_game_archives_the_old_journal(tmp_path):
 def test_a_finished_game_in_the_journal_starts_a_new_one(tmp_path):
     path = tmp_path / "journal.jsonl"
     table = build_demo_table(load_track("speed-street"), 2, 1, say=lambda _: None, journal=path)
-    from toprace_pi.table.demo import play_demo
+    from toprace_pi.games.toprace.table.demo import play_demo
 
     play_demo(table, DemoPlayers(["greedy"] * 2, seed=1))
     table.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, sync_playwright
 
-from toprace_pi.table.demo import run_demo
+from toprace_pi.games.toprace.table.demo import run_demo
 from toprace_pi.table.screen import DemoScreen
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -3,7 +3,7 @@ pause, step and quit keys of the demo."""
 
 from __future__ import annotations
 
-from toprace_pi.table.demo import run_demo
+from toprace_pi.games.toprace.table.demo import run_demo
 from toprace_pi.table.screen import CLEAR_BELOW, HOME, DemoScreen
 
 BOARD = "row a\nrow b\n"

@@ -7,10 +7,10 @@ import pytest
 from scenarios import CARS, RED
 
 from toprace_pi.data import load_deck, load_track
-from toprace_pi.rules import Game, MoveCar, Phase
-from toprace_pi.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
-from toprace_pi.table.run import RETRY
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
 from toprace_pi.games.toprace.table.view import BLINK, GLOW, dim
+from toprace_pi.rules import Game, MoveCar, Phase
+from toprace_pi.table.run import RETRY
 
 
 class Clock:
@@ -205,7 +205,7 @@ def test_a_match_of_races_is_played_on_the_pile_which_is_gathered_between_races(
         nonlocal race
         if game.race != race and game.phase is not Phase.DEAL:
             race = game.race
-            pile_at_race_start.append(len(table.readers.discard.tags))
+            pile_at_race_start.append(len(table.discard.tags))
 
     try:
         game = play_demo(table, DemoPlayers(["greedy"] * 3, seed=5), after_step=note)
@@ -213,4 +213,4 @@ def test_a_match_of_races_is_played_on_the_pile_which_is_gathered_between_races(
         table.close()
     assert game.is_over and len(game.results) == 3 and table.controller.refusals == 0, said[-3:]
     assert pile_at_race_start == [0, 0, 0]
-    assert len(table.readers.discard.tags) == table.on_pile > 0  # the last race's pile still lies there
+    assert len(table.discard.tags) == table.on_pile > 0  # the last race's pile still lies there

@@ -9,13 +9,13 @@ from test_controller import NEXT, OK, PASS, UNDO, Recorder
 from tracks import straight
 
 from toprace_pi.data import load_track
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
+from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
 from toprace_pi.hardware.events import TagLaid
 from toprace_pi.rules import Car, Deal, Phase, PlayCard, Settings
 from toprace_pi.rules.actions import ClaimPitStop, Grid, TakeFromBox, TakeFromDiscard, Trade
 from toprace_pi.rules.variants import new_game
 from toprace_pi.table.controller import TableController
-from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
-from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
 
 TRACK = straight(40)
 

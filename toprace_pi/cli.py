@@ -279,8 +279,8 @@ def _deck_name(name: str) -> str:
 
 def _demo(args: argparse.Namespace) -> int:
     try:
+        from toprace_pi.games.toprace.table.demo import run_demo
         from toprace_pi.hardware.keyboard import TerminalKeys
-        from toprace_pi.table.demo import run_demo
         from toprace_pi.table.screen import DemoScreen
     except ImportError as exc:
         print(f"toprace-pi: the demo presses its buttons through gpiozero's mock pins ({exc}): "
@@ -343,8 +343,8 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.table.replay import replay_journal
     from toprace_pi.render.terminal import board_width
-    from toprace_pi.table.replay import replay_journal
 
     def warn(text: str) -> None:
         print(text, file=sys.stderr)

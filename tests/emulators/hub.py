@@ -172,7 +172,7 @@ def hub_readers(rigs: list[HubRig], hosts: list[Any] | None = None) -> Callable[
 
         slot = ReaderSlot("hub", open_host, clock)
         slot.poll()  # the host opens the port before the hub speaks: pyserial flushes what came before
-        return DemoReaders(rig.readers[0], rig.readers[1], [slot], before_step=rig.settle)
+        return DemoReaders({"discard": rig.readers[0], "cars": rig.readers[1]}, [slot], before_step=rig.settle)
 
     return make
 

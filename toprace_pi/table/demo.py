@@ -1,53 +1,29 @@
-"""The headless demo: bots play whole games at a simulated table.
+"""The demo harness, for any game: a table of simulated devices around a real controller.
 
-Everything between the players and the rules is the product's own path: the
-bots lay tags on simulated card readers and press the NEXT/OK/PASS buttons
-through gpiozero's mock pins, the :class:`~toprace_pi.table.run.Table` polls
-the readers and hands the events to the controller, and the strip frames the
-controller's view composes are drawn in the terminal. The bots read the game
-to make up their minds, as players read the board, but never change it.
+Everything between the players and the rules is the product's own path: players
+(bots, or people at the keyboard) lay tags on simulated card readers and press the
+buttons through gpiozero's mock pins, the :class:`~toprace_pi.table.run.Table`
+polls the readers and hands the events to the controller, and the strip shows the
+frames the game's view composes. A game brings its readers' roles, its tags, its
+players and how it is drawn (see ``games/*/table/demo.py``); this module wires the
+devices, paces the play and stops it when asked.
 """
 
 from __future__ import annotations
 
+import functools
 import queue
-import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
-from toprace_pi.bots import make_bot
-from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
-from toprace_pi.errors import TopRaceError
-from toprace_pi.games.toprace.table.entries import ClaimWindow, GridEntry, SaleEntry
-from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
-from toprace_pi.hardware.keyboard import KeySource
-from toprace_pi.hardware.profile import load_profile
 from toprace_pi.hardware.simulated import SimulatedReader
-from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.strip import SimulatedStrip
-from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry
-from toprace_pi.render.ansi import ColourMode
-from toprace_pi.render.frames import INDEX, FrameWriter
-from toprace_pi.render.palette import RGB
-from toprace_pi.render.terminal import MIN_WIDTH, render_track
-from toprace_pi.report import event_line, event_lines, scoreboard
-from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
-from toprace_pi.rules.actions import Bid, ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
-from toprace_pi.rules.cars import Car
-from toprace_pi.rules.events import Event as GameEvent
-from toprace_pi.rules.events import TipRound, money
-from toprace_pi.rules.variants import new_game
-from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
-from toprace_pi.table.human import PAUSE, QUIT, STEP, HumanConsole, Question
-from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
-from toprace_pi.table.screen import DemoScreen
 
 #: The demo's buttons on gpiozero mock pins (any free GPIO numbers would do).
 DEMO_PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
@@ -55,56 +31,54 @@ DEMO_PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
 MAX_INPUTS = 200_000
 #: Seconds between two looks at the devices while a human thinks or the demo is paused.
 IDLE_TICK = 0.02
-
-
-def card_uid(number: int) -> bytes:
-    """The made-up NTAG UID of speed card ``number`` in the demo's box."""
-    return bytes([0x04, 0xD0, 0x00, 0x00, 0x00, 0x00, number])
-
-
-def car_uid(car: Car) -> bytes:
-    return bytes([0x04, 0xCA, 0x00, 0x00, 0x00, 0x01, car.index])
-
-
-def pit_uid(seat: int) -> bytes:
-    """The demo's pit stop cards: one tag per seat stands for any of its three."""
-    return bytes([0x04, 0x91, 0x00, 0x00, 0x00, 0x02, seat])
-
-
-def demo_registry(deck: Deck) -> TagRegistry:
-    """The demo's box: every speed card, car token and seat's pit stop card enrolled."""
-    registry = TagRegistry(cars=deck.cars)
-    for number in deck.numbers:
-        registry.add(card_uid(number), ("card", number))
-    for seat in range(MAX_SEATS):
-        registry.add(pit_uid(seat), ("pit", seat))
-    for car in deck.cars:
-        registry.add(car_uid(car), ("car", car))
-    return registry
+#: Keys of the demo, never the table's: pause or go on, one step while paused, quit.
+PAUSE, STEP, QUIT = " ", ".", "q"
+DEMO_KEYS = (PAUSE, STEP, QUIT)
 
 
 class TagSpot(Protocol):
-    """Where a bot lays a tag: a simulated reader, or the field of a reader behind a reader hub."""
+    """Where a player lays a tag: a simulated reader, or the field of a reader behind a reader hub."""
 
     def lay(self, uid: bytes) -> None: ...
     def lift(self) -> None: ...
 
 
+class Console(Protocol):
+    """The keyboard of the demo, as the harness sees it: the demo's own keys, and a note to show."""
+
+    name: str
+    demo_keys: list[str]
+    note: str
+    controller: TableController | None
+
+    def changed(self) -> None: ...
+    def poll(self) -> list[Event]: ...
+    def close(self) -> None: ...
+
+
 @dataclass
 class DemoReaders:
-    """The demo's card readers: where the bots lay tags, and the slots the table polls."""
+    """The demo's card readers by role: where the players lay tags, and the slots the table polls."""
 
-    discard: TagSpot
-    cars: TagSpot
+    spots: dict[str, TagSpot]
     slots: list[ReaderSlot]
     #: Runs before each look of the table at its readers: a reader hub polls its readers here.
     before_step: Callable[[], None] = lambda: None
 
     @classmethod
-    def simulated(cls, clock: Callable[[], float]) -> DemoReaders:
-        discard, cars = SimulatedReader("discard", pile=True), SimulatedReader("cars")
-        slots = [ReaderSlot("discard", lambda: discard, clock), ReaderSlot("cars", lambda: cars, clock)]
-        return cls(discard, cars, slots)
+    def simulated(cls, clock: Callable[[], float], roles: Mapping[str, bool]) -> DemoReaders:
+        """A simulated reader for each role, ``True`` for a reader under a pile of cards."""
+        readers = {name: SimulatedReader(name, pile=pile) for name, pile in roles.items()}
+        slots = [ReaderSlot(name, functools.partial(_same, reader), clock) for name, reader in readers.items()]
+        return cls(dict(readers), slots)
+
+
+def _same(reader: SimulatedReader) -> SimulatedReader:
+    return reader
+
+
+class DemoStopped(Exception):
+    """The watcher pressed the quit key."""
 
 
 @dataclass
@@ -115,23 +89,16 @@ class DemoTable:
     readers: DemoReaders
     buttons: TableButtons
     strip: SimulatedStrip
-    pins: dict[str, object]
+    pins: dict[str, Any]
     #: The keyboard, for human seats and the demo's own keys; ``None`` when nobody types.
-    console: HumanConsole | None = None
-    #: Speed cards lying on the discard pile, as the demo laid them.
-    on_pile: int = 0
+    console: Console | None = None
 
     @property
     def controller(self) -> TableController:
         return self.table.controller
 
-    @property
-    def discard(self) -> TagSpot:
-        return self.readers.discard
-
-    @property
-    def cars(self) -> TagSpot:
-        return self.readers.cars
+    def spot(self, role: str) -> TagSpot:
+        return self.readers.spots[role]
 
     def step(self) -> None:
         self.readers.before_step()
@@ -146,36 +113,16 @@ class DemoTable:
         time.sleep(IDLE_TICK)
 
     def lay(self, spot: TagSpot, uid: bytes) -> None:
-        """Lay a tag, let the table see it, and take it away again (on the discard pile
-        the card below then shows again)."""
+        """Lay a tag, let the table see it, and take it away again."""
         spot.lay(uid)
         self.step()
         spot.lift()
-        self.step()
-
-    def leave(self, spot: TagSpot, uid: bytes) -> None:
-        """Lay a speed card onto the discard pile and leave it there."""
-        spot.lay(uid)
-        self.on_pile += 1
-        self.step()
-
-    def take_top(self, spot: TagSpot) -> None:
-        """Take the top card off the pile (a pit stop from the discard pile, a claim, an undo)."""
-        spot.lift()
-        self.on_pile = max(self.on_pile - 1, 0)
-        self.step()
-
-    def gather(self) -> None:
-        """The race is over: the players take the whole pile off at once, to shuffle it."""
-        for _ in range(self.on_pile):
-            self.discard.lift()
-        self.on_pile = 0
         self.step()
 
     def press(self, button: str) -> None:
         pin = self.pins[button]
-        pin.drive_low()  # type: ignore[attr-defined]
-        pin.drive_high()  # type: ignore[attr-defined]
+        pin.drive_low()
+        pin.drive_high()
         self.step()
 
     def close(self) -> None:
@@ -187,221 +134,36 @@ class DemoTable:
             self.controller.journal.close()
 
 
-def build_demo_table(
-    track: Track,
-    players: int,
-    seed: int,
-    *,
-    races: int = 1,
-    variant: str = "base",
-    deck: str = DEFAULT_DECK,
-    say: Callable[[str], None] = print,
-    ask: Callable[[str], None] | None = None,
-    on_frame: Callable[[list[RGB]], None] | None = None,
-    clock: Callable[[], float] = time.monotonic,
-    journal: Path | None = None,
-    readers: Callable[[Callable[[], float]], DemoReaders] = DemoReaders.simulated,
-    names: Sequence[str] | None = None,
-    console: HumanConsole | None = None,
-    announce: Callable[[GameEvent], None] | None = None,
-) -> DemoTable:
-    """Wire the simulated devices, the controller and the view for one demo game with a shipped ``deck`` (or a
-    deck file); ``readers`` makes the card readers (simulated ones by default) from the clock. News goes to
-    ``say``, prompts to ``ask`` (by default ``say`` too), engine events to ``announce`` (by default said as
-    the table says them). A ``console`` (the keyboard) is polled with the readers."""
+def demo_devices(controller: TableController, profile: Any, readers: DemoReaders, *,
+                 console: Console | None = None, clock: Callable[[], float] = time.monotonic,
+                 on_frame: Callable[[list[Any]], None] | None = None) -> dict[str, Any]:
+    """The simulated devices around ``controller``, as the keyword arguments of a
+    :class:`DemoTable` (or of a game's subclass of it): the mock buttons, the strip
+    for the board ``profile``, the readers and the ``console``, polled with them."""
     from gpiozero.pins.mock import MockFactory
 
-    cards = load_deck(deck)
-    profile = load_profile(track.slug)
-    registry = demo_registry(cards)
-    dealer = random.Random(seed)
-    settings = Settings(tuple(names or player_names(players)), races=races, first_opener=seed % players,
-                        track=track.slug, deck=deck, variant=variant, tips_at_end=True)
-    game = new_game(settings, track, cards)
-    if journal is not None and journal.exists():
-        archive_and_prune(journal)
-    controller = TableController(game, identify=registry.identify, say=say, ask=ask, sound=SilentSound(),
-                                 dealer=lambda g: g.deal(dealer), clock=clock, announce=announce,
-                                 journal=None if journal is None else Journal.create(journal, settings))
     factory = MockFactory()
     events: queue.Queue[Event] = queue.Queue()
     buttons = TableButtons(DEMO_PINS, events, hold_time=0.5, pin_factory=factory)
     strip = SimulatedStrip(profile.led_count, keep=2, on_frame=on_frame)
-    demo_readers = readers(clock)
-    slots = demo_readers.slots
+    slots = readers.slots
     if console is not None:
         console.controller = controller
         slots = [*slots, ReaderSlot(console.name, lambda: console, clock)]
     table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
-    return DemoTable(table, demo_readers, buttons, strip, pins, console)
+    return {"table": table, "readers": readers, "buttons": buttons, "strip": strip, "pins": pins,
+            "console": console}
 
 
-class DemoPlayers:
-    """The players at the table, one per seat: each bot decides like a rules bot and
-    then acts like a person, with tags and buttons; the ``humans`` seats decide at
-    the ``console`` (the keyboard). ``tell`` hears what is said aloud (the bids),
-    ``idle`` runs while a human thinks (the table steps on)."""
+class Players(Protocol):
+    """The players at a demo table: each call makes the one input the table waits for."""
 
-    def __init__(self, kinds: list[str], seed: int, *, humans: Sequence[int] = (),
-                 console: HumanConsole | None = None, tell: Callable[[str], None] = lambda _: None) -> None:
-        self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
-        self.humans = frozenset(humans)
-        if self.humans and console is None:
-            raise ValueError("human seats need a console")
-        self.console = console
-        self.tell = tell
-        self.tips: list[list[Car]] = [[] for _ in kinds]
-        self.shuffle = random.Random(seed)
-        self._seen = 0
-
-    def act(self, demo: DemoTable) -> None:
-        """Make the one input the table waits for now; when it ends a race, gather the pile."""
-        race = demo.controller.game.race
-        self._act_once(demo)
-        if demo.controller.game.race != race:
-            demo.gather()
-
-    def _act_once(self, demo: DemoTable) -> None:
-        controller = demo.controller
-        game = controller.game
-        self._note_tip_rounds(demo)
-        entry = controller.entry
-        if isinstance(entry, SaleEntry):
-            self._enter_sale(demo, entry, *self._auction_result(demo))
-        elif isinstance(entry, GridEntry):  # the car cards shuffled and turned up one by one
-            demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in game.cars if c not in entry.cars])))
-        elif isinstance(entry, ClaimWindow):
-            self._claim(demo, entry)
-        elif game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
-            demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
-        elif game.phase is Phase.REVEAL:  # quick rules: a car card turned up at random
-            demo.lay(demo.cars, car_uid(self.shuffle.choice(game.cars_for_sale())))
-        elif game.seat in self.humans:
-            self._await_human(demo)
-        else:
-            self._act(demo, game, self.bots[game.seat].choose(game))
-
-    def _act(self, demo: DemoTable, game: Game, action: Action) -> None:
-        """Carry out one decision as a person at the table would."""
-        if isinstance(action, Pass):
-            demo.press("pass")
-        elif isinstance(action, PlayCard):
-            demo.leave(demo.discard, card_uid(action.number))  # it stays on the pile
-        elif isinstance(action, (TakeFromBox, TakeOffer)):
-            demo.lay(demo.discard, card_uid(action.number))  # shown to the reader, then into the hand
-        elif isinstance(action, TakeFromDiscard):
-            self._pick(demo, action)
-            demo.take_top(demo.discard)
-        elif isinstance(action, (TakeCar, ChooseJoker)):
-            demo.lay(demo.cars, car_uid(action.car))
-        elif isinstance(action, Trade):
-            for car in action.sell + action.buy:
-                demo.lay(demo.cars, car_uid(car))
-        else:
-            self._pick(demo, action)
-
-    def _await_human(self, demo: DemoTable) -> None:
-        """A human seat's decision: the table steps on, reading the keyboard, until the
-        game moves on (or the human's UNDO takes a step back)."""
-        controller = demo.controller
-        game, steps = controller.game, len(controller.game.log)
-        while controller.game is game and len(game.log) == steps:
-            demo.idle()
-        if controller.game is game and game.log and isinstance(game.log[-1], PlayCard):
-            demo.on_pile += 1  # the card the human laid stays on the pile
-
-    def _note_tip_rounds(self, demo: DemoTable) -> None:
-        """At each tip round every player secretly notes a tip on their marker."""
-        game = demo.controller.game
-        for event in game.events[self._seen:]:
-            if isinstance(event, TipRound):
-                for seat, bot in enumerate(self.bots):
-                    self.tips[seat].append(self._human_tip(demo, seat, event) if seat in self.humans
-                                           else bot.tip(game))
-        self._seen = len(game.events)
-
-    def _human_tip(self, demo: DemoTable, seat: int, event: TipRound) -> Car:
-        cars = list(demo.controller.game.cars)
-        question = Question(f"{event.text(demo.controller.game.names)}: note yours in secret", cars,
-                            [str(c) for c in cars])
-        return self._ask(demo, seat, question) or cars[0]
-
-    def _ask(self, demo: DemoTable, seat: int, question: Question, still: Callable[[], bool] = lambda: True) -> Any:
-        assert self.console is not None
-        return self.console.ask(seat, question, demo.idle, still)
-
-    def _auction_result(self, demo: DemoTable) -> tuple[int, int]:
-        """Hold the auction aloud: each player bids in turn (a bot on a copy of the game,
-        a human at the keyboard), and the table is told only who won and for how much."""
-        game = demo.controller.game
-        aloud = game.clone()
-        while aloud.phase is Phase.BID:
-            seat = aloud.seat
-            action = self._human_bid(demo, aloud) if seat in self.humans else self.bots[seat].choose(aloud)
-            self.tell(f"    {aloud.names[seat]} " + (f"bids {money(action.amount)}" if isinstance(action, Bid)
-                                                       else "passes"))
-            aloud.apply(action)
-        assert aloud.auction is not None and aloud.auction.winner is not None
-        return aloud.auction.winner, aloud.auction.high
-
-    def _human_bid(self, demo: DemoTable, aloud: Game) -> Action:
-        legal = aloud.legal_actions()
-        bids = [a for a in legal if isinstance(a, Bid)]
-        passing = Pass() if Pass() in legal else None
-        if not bids:
-            assert passing is not None
-            return passing
-        assert aloud.auction is not None
-        high = aloud.auction.high
-        text = f"auction {aloud.auction.number + 1}: " + (f"the bid stands at {money(high)}" if high else "no bid yet")
-        question = Question(text, bids, [f"bid {money(b.amount)}" for b in bids], passing=passing)
-        return self._ask(demo, aloud.seat, question) or bids[0]
-
-    def _claim(self, demo: DemoTable, window: ClaimWindow) -> None:
-        """Each player asked in turn decides (a bot on a copy, a human at the keyboard)
-        whether it claims; the first to claim lays its pit stop card, then OK closes the window."""
-        controller = demo.controller
-        game = controller.game
-        aloud = game.clone()
-        while aloud.phase is Phase.PIT_STOP_CLAIM:
-            seat = aloud.seat
-            if seat in self.humans:
-                question = Question(f"pit stop? claim {game.deck[game.discard_pile[-1]]}", [True, False],
-                                    ["claim it (lay your pit stop card)", "let it go"], passing=False)
-                claims = self._ask(demo, seat, question, still=lambda: controller.entry is window)
-                if controller.entry is not window:
-                    return  # the window closed while the human thought
-            else:
-                claims = isinstance(self.bots[seat].choose(aloud), ClaimPitStop)
-            if claims:
-                demo.lay(demo.discard, pit_uid(seat))
-                break
-            aloud.apply(Pass())
-        demo.press("ok")
-        if isinstance(demo.controller.game.log[-1], ClaimPitStop):
-            demo.take_top(demo.discard)  # the claimant takes the card off the pile onto their pit stop card
-
-    @staticmethod
-    def _enter_sale(demo: DemoTable, sale: SaleEntry, winner: int, price: int) -> None:
-        for _ in range(sale.bidders.index(winner)):
-            demo.press("next")
-        demo.press("ok")
-        for _ in range((price - sale.price) // 10_000):
-            demo.press("next")
-        demo.press("ok")
-
-    @staticmethod
-    def _pick(demo: DemoTable, action: Action) -> None:
-        choice = demo.controller.choice
-        assert choice is not None, f"no NEXT/OK choice for {action}"
-        while choice.current != action:
-            demo.press("next")
-        demo.press("ok")
+    def act(self, demo: Any) -> None: ...
 
 
-def play_demo(demo: DemoTable, players: DemoPlayers, *, after_step: Callable[[Game], None] | None = None) -> Game:
-    """Let the bots play the whole game at ``demo``; returns the finished game."""
+def play_demo(demo: DemoTable, players: Players, *, after_step: Callable[[Any], None] | None = None) -> Any:
+    """Let the players play the whole game at ``demo``; returns the finished game."""
     steps = 0
     while not demo.controller.game.is_over:
         logged = len(demo.controller.game.log)
@@ -412,10 +174,6 @@ def play_demo(demo: DemoTable, players: DemoPlayers, *, after_step: Callable[[Ga
         if after_step is not None and len(demo.controller.game.log) != logged:
             after_step(demo.controller.game)
     return demo.controller.game
-
-
-class DemoStopped(Exception):
-    """The watcher pressed the quit key."""
 
 
 class Pace:
@@ -439,7 +197,7 @@ class Pace:
                 return
             self.demo.idle()
 
-    def _keys(self, console: HumanConsole) -> bool:
+    def _keys(self, console: Console) -> bool:
         """Take the demo's keys pressed so far; whether one of them was the step key."""
         keys, console.demo_keys[:] = list(console.demo_keys), []
         if QUIT in keys:
@@ -449,102 +207,3 @@ class Pace:
             console.note = "paused: space goes on, . takes one step, q quits" if self.paused else ""
             console.changed()
         return STEP in keys
-
-
-def seat_names(players: int, humans: Sequence[str]) -> tuple[tuple[str, ...], list[int]]:
-    """The players' names and the human seats: a human named like a default player
-    takes that seat, any other name the first seat left to the bots."""
-    names = list(player_names(players))
-    if len(humans) > players:
-        raise TopRaceError(f"{len(humans)} human players do not fit at a table of {players}")
-    seats: list[int] = []
-    for name in humans:
-        if not name or not name.isprintable() or len(name) > 20:
-            raise TopRaceError(f"a player's name is 1 to 20 printable characters, not {name!r}")
-        if name in (names[s] for s in seats):
-            raise TopRaceError(f"two human players are called {name}")
-        seat = names.index(name) if name in names else next(s for s in range(players) if s not in seats)
-        names[seat] = name
-        seats.append(seat)
-    return tuple(names), seats
-
-
-def run_demo(
-    *,
-    track_name: str = "speed-street",
-    players: int = 4,
-    races: int = 1,
-    seed: int = 0,
-    bots: str = "greedy",
-    variant: str = "base",
-    deck: str = DEFAULT_DECK,
-    delay: float = 0.4,
-    colour: ColourMode | bool = True,
-    svg_dir: Path | None = None,
-    journal: Path | None = None,
-    humans: Sequence[str] = (),
-    keys: KeySource | None = None,
-    screen: DemoScreen | None = None,
-) -> Game:
-    """The ``toprace-pi demo`` command: a whole game at a simulated table, told as it
-    happens, the board and the standings shown after every step. The ``humans`` play
-    at the keyboard ``keys``, which also pauses (space), steps (.) and quits (q)."""
-    track = load_track(track_name)
-    profile = load_profile(track.slug)
-    screen = screen or DemoScreen(lambda text: print(text, end="", flush=True), live=False)
-    names, human_seats = seat_names(players, humans)
-    if human_seats and keys is None:
-        raise TopRaceError("human players need a terminal to type on")
-    console = None if keys is None else HumanConsole(keys, load_deck(deck).cars, human_seats)
-    if journal is not None:
-        screen.news(f"the game's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)")
-    demo: DemoTable | None = None
-
-    def narrate(event: GameEvent) -> None:
-        """Every event as the report words it; a race's end with its placings and payouts."""
-        lines = event_lines(demo.controller.game, [event]) if demo is not None else [event_line(event, names)]
-        for line in lines:
-            screen.news(line)
-
-    demo = build_demo_table(track, players, seed, races=races, variant=variant, deck=deck, say=screen.news,
-                            ask=lambda _: None, journal=journal, names=names, console=console, announce=narrate)
-    kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
-    pace = Pace(demo, delay)
-    pictures = None if svg_dir is None else FrameWriter(svg_dir, track)
-    shown_turn: tuple[int, int] | None = None
-
-    def draw() -> None:
-        nonlocal shown_turn
-        game = demo.controller.game
-        turn = (game.race, sum(isinstance(a, (PlayCard, Pass)) for a in game.log))
-        lights = lights_by_space(profile, track, demo.strip.last)
-        board = render_track(track, colour=colour, lights=lights, cars=game.cars, width=max(screen.width, MIN_WIDTH))
-        screen.show(board, scoreboard(game), console.panel() if console else [],
-                    new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
-        shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn
-
-    def after_step(game: Game) -> None:
-        draw()
-        if pictures is not None:
-            pictures.add(game, lights_by_space(profile, track, demo.strip.last))
-        pace.wait()
-
-    if console is not None:
-        console.changed = draw
-    players_at_table = DemoPlayers(kinds, seed, humans=human_seats, console=console, tell=screen.news)
-    try:
-        game = play_demo(demo, players_at_table, after_step=after_step)
-    except DemoStopped:
-        game = demo.controller.game
-        screen.news("the demo was stopped" + (f"; replay it with: toprace-pi replay {journal}" if journal else ""))
-        return game
-    finally:
-        demo.close()
-        screen.scroll()
-        if pictures is not None:
-            pictures.close()
-            screen.news(f"pictures of {len(pictures.frames)} steps: {pictures.folder / INDEX}")
-    screen.news("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(game.names, game.money, strict=True)))
-    if journal is not None:
-        screen.news(f"the game's journal: {journal} (toprace-pi replay {journal})")
-    return game

@@ -27,10 +27,8 @@ from toprace_pi.rules import Action, Phase
 from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.events import money
 from toprace_pi.table.controller import TableController
+from toprace_pi.table.demo import DEMO_KEYS
 
-#: Keys of the demo, never the table's: pause or go on, one step while paused, quit.
-PAUSE, STEP, QUIT = " ", ".", "q"
-DEMO_KEYS = (PAUSE, STEP, QUIT)
 #: Options of a question shown at once: a bid's many amounts must leave room for the news.
 SHOWN_OPTIONS = 8
 
