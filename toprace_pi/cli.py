@@ -20,6 +20,7 @@ from toprace_pi.bots import BOT_KINDS
 from toprace_pi.core import registry
 from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.table.tags import WALK_NAMES
 from toprace_pi.report import json_report, text_report
 from toprace_pi.rules.game import Game
 from toprace_pi.rules.variants import variant_names
@@ -136,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     check_hw.set_defaults(run=_check_hardware)
     enrol = commands.add_parser("enrol", parents=[config_option],
                                 help="enrol the tags of the speed cards, the car tokens or each seat's pit stop cards")
-    enrol.add_argument("what", choices=("cards", "cars", "pitstops"))
+    enrol.add_argument("what", choices=WALK_NAMES)
     enrol.add_argument("--again", action="store_true",
                        help="walk every item anew (by default a walk goes on where an earlier one stopped)")
     enrol.set_defaults(run=_enrol)
@@ -366,9 +367,11 @@ def _check_hardware(args: argparse.Namespace) -> int:
 
 
 def _enrol(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.table.tags import table_tags
     from toprace_pi.table.tools import enrol
 
-    enrol(args.what, _config(args), _tell, again=args.again)
+    config = _config(args)
+    enrol(args.what, config, _tell, tags=table_tags(config), again=args.again)
     return 0
 
 

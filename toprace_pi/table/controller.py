@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from toprace_pi.errors import IllegalActionError
+from toprace_pi.games.toprace.table.tags import unknown_tag
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
-from toprace_pi.hardware.tags import unknown_tag
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
 from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeOffer, Tip, Trade
 from toprace_pi.rules.events import (
