@@ -50,11 +50,12 @@ from scenarios import CARS, OLDER, VOCAB
 
 from toprace_pi.data import load_deck, load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError, NotationError, TopRaceError
+from toprace_pi.games.toprace.table.board import PLACES, TrackBoard, load_profile
 from toprace_pi.hardware import ReaderError, hub_protocol
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
 from toprace_pi.hardware.ndef import decode_record, encode_record
-from toprace_pi.hardware.profile import MAX_SEATS, PLACES, Profile, load_profile
+from toprace_pi.hardware.profile import MAX_SEATS, Profile
 from toprace_pi.hardware.strip import MAX_LEDS, StripSettings
 from toprace_pi.hardware.tags import TagRegistry, parse_record, record_text
 from toprace_pi.rules.actions import Action, Deal, parse_action
@@ -548,7 +549,8 @@ def assert_valid_profile(profile: Profile, track: Track) -> None:
 @given(data=st.data())
 def test_profile_mutations(data: st.DataObject) -> None:
     doc = mutate(data, PROFILE_DOC)
-    profile, error = attempt(lambda: Profile.from_dict(doc, "profiles/fuzzed.toml", speed_street()), DataError)
+    board = TrackBoard(speed_street())
+    profile, error = attempt(lambda: Profile.from_dict(doc, "profiles/fuzzed.toml", board), DataError)
     if error is not None:
         assert_data_error(error, "profiles/fuzzed.toml")
     else:
@@ -562,7 +564,7 @@ def test_profile_mutations(data: st.DataObject) -> None:
                        ["track", "led_count", "calibrated", "note", "placements", "seats"]), toml_values),
                    st.dictionaries(st.sampled_from(["a1", "b2", "finish", ""]), toml_values)))
 def test_profile_from_any_table(doc: dict[str, Any]) -> None:
-    profile, error = attempt(lambda: Profile.from_dict(doc, "odd.toml", speed_street()), DataError)
+    profile, error = attempt(lambda: Profile.from_dict(doc, "odd.toml", TrackBoard(speed_street())), DataError)
     if error is not None:
         assert_data_error(error, "odd.toml")
     else:

@@ -298,14 +298,14 @@ def test_enrolling_the_car_tokens_walks_the_configured_decks_cars(tmp_path):
 
 def test_calibrating_a_board_saves_a_profile_that_loads(tmp_path):
     from toprace_pi.data import load_track
-    from toprace_pi.hardware.profile import load_profile
+    from toprace_pi.games.toprace.table.board import calibration_target, load_profile
     from toprace_pi.table.tools import calibrate_board
 
     config = parse_config({}, "test")
     track = load_track("speed-street")
     presses = iter(["next"] + ["ok"] * (len(track.spaces) + 12))  # LED 0 lies under no space
     said: list[str] = []
-    out = calibrate_board("speed-street", config, presses, said.append, tmp_path / "board.toml")
+    out = calibrate_board(calibration_target("speed-street", tmp_path / "board.toml"), config, presses, said.append)
     profile = load_profile(out)
     assert set(profile.spaces) == {s.id for s in track.spaces}
     assert 0 not in [led for leds in profile.spaces.values() for led in leds]

@@ -378,16 +378,18 @@ def _enrol(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     import queue
 
+    from toprace_pi.games.toprace.table.board import calibration_target
     from toprace_pi.table.live import open_buttons
     from toprace_pi.table.tools import button_presses, calibrate_board, typed_presses
 
     config = _config(args)
+    target = calibration_target(args.track, args.out)
     if config.button_kind == "simulated":
-        calibrate_board(args.track, config, typed_presses(sys.stdin, _tell), _tell, args.out)
+        calibrate_board(target, config, typed_presses(sys.stdin, _tell), _tell)
         return 0
     events: queue.Queue = queue.Queue()
     with open_buttons(config, events):
-        calibrate_board(args.track, config, button_presses(events), _tell, args.out)
+        calibrate_board(target, config, button_presses(events), _tell)
     return 0
 
 
@@ -412,7 +414,8 @@ def _track_show(args: argparse.Namespace) -> int:
 def _track_check(args: argparse.Namespace) -> int:
     """Every problem of the track and of its board profile in words, exit code 1 if there is one."""
     from toprace_pi.errors import DataError
-    from toprace_pi.hardware.profile import Profile, load_profile, profile_beside
+    from toprace_pi.games.toprace.table.board import load_profile, profile_beside
+    from toprace_pi.hardware.profile import Profile
 
     beside = profile_beside(args.file) if args.file not in track_names() else None
     profile: Profile | None = None

@@ -21,11 +21,11 @@ from typing import Any, Protocol
 from toprace_pi.bots import make_bot
 from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.tags import MAX_SEATS, TopRaceVocabulary
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.keyboard import KeySource
-from toprace_pi.hardware.profile import load_profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.strip import SimulatedStrip

@@ -19,11 +19,12 @@ from typing import Any
 from toprace_pi import service
 from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.tags import Identity, TopRaceVocabulary
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.gpio import gpio_missing
-from toprace_pi.hardware.profile import Profile, load_profile
+from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip

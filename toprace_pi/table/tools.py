@@ -8,12 +8,10 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.data import load_track, track_names
 from toprace_pi.files import write_atomically
 from toprace_pi.hardware import HardwareError
-from toprace_pi.hardware.calibrate import calibrate
+from toprace_pi.hardware.calibrate import ProfileTarget, calibrate
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
-from toprace_pi.hardware.profile import load_profile, profile_beside
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import Enrolment, Ident, TagBook, TagRegistry
 from toprace_pi.table.config import TableConfig
@@ -94,25 +92,19 @@ def _write_record(reader: Any, record: str, say: Say) -> None:
         say(f"(could not write the record: {exc})")
 
 
-def calibrate_board(track_name: str, config: TableConfig, buttons: Iterator[str], say: Say,
-                    out: Path | None = None) -> Path:
-    """Light one LED at a time, assign each with NEXT/OK, and save the profile: by default beside a track
-    file (where the table finds it by itself), or for a shipped track as ``TRACK.toml`` here."""
-    track = load_track(track_name)
-    default = load_profile(track.slug)
-    beside = profile_beside(track.slug) if track_name not in track_names() else None
-    out = out or beside or Path(f"{track_name}.toml")
-    strip = open_strip(config.strip, count=default.led_count)
+def calibrate_board(target: ProfileTarget, config: TableConfig, buttons: Iterator[str], say: Say) -> Path:
+    """Light one LED at a time, assign each with NEXT/OK, and save the profile where ``target`` says."""
+    strip = open_strip(config.strip, count=target.expected.led_count)
     try:
-        profile = calibrate(track, strip, buttons, say=say, expected=default)
+        profile = calibrate(target.board, strip, buttons, say=say, expected=target.expected)
     finally:
         strip.close()
-    write_atomically(out, profile.to_toml())  # a power cut mid-write keeps the old profile
-    if beside is not None and out.resolve() == beside:
-        say(f"saved the profile to {out}, beside its track file: the table finds it there")
+    write_atomically(target.out, profile.to_toml())  # a power cut mid-write keeps the old profile
+    if target.found_there:
+        say(f"saved the profile to {target.out}, beside its track file: the table finds it there")
     else:
-        say(f"saved the profile to {out}; set [files] profile = \"{out}\" in the config to use it")
-    return out
+        say(f"saved the profile to {target.out}; set [files] profile = \"{target.out}\" in the config to use it")
+    return target.out
 
 
 #: What a key typed for a button press means, when the buttons are simulated: ``n``, ``o`` or ``u`` and Enter.
