@@ -10,10 +10,11 @@ import json
 import tomllib
 
 import pytest
+from emulators.scripted import ScriptedReader
 
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.calibrate import Calibration, ProfileTarget, calibrate
-from toprace_pi.hardware.events import TagLaid, TagLifted
+from toprace_pi.hardware.events import TagLaid
 from toprace_pi.hardware.profile import Profile, default_profile
 from toprace_pi.hardware.strip import SimulatedStrip
 from toprace_pi.hardware.tags import Enrolment, TagBook, TagRegistry, Walk, parse_record, record_text
@@ -67,26 +68,6 @@ BOOK = TagBook(VOCABULARY, {"numbers": Walk(tuple((colour, n) for colour in COLO
 
 def uid(n: int) -> bytes:
     return bytes([0x04, 0x70, 0, 0, 0, 0, n])
-
-
-class ScriptedReader:
-    """A box of tags laid one after another, each lifted again; the records written are kept."""
-
-    name = "discard"
-
-    def __init__(self, uids: list[bytes]) -> None:
-        self.events = [e for tag in uids for e in (TagLaid(self.name, tag), TagLifted(self.name, tag))]
-        self.records: list[str] = []
-
-    def poll(self) -> list[TagLaid | TagLifted]:
-        return [self.events.pop(0)] if self.events else []
-
-    def write_record(self, text: str) -> bool:
-        self.records.append(text)
-        return True
-
-    def close(self) -> None:
-        pass
 
 
 class TestTags:

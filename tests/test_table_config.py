@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from emulators.scripted import ScriptedReader
 from scenarios import OLDER, VOCAB
 
 from toprace_pi.errors import DataError
@@ -177,28 +178,6 @@ def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_pa
     finally:
         stop.set()
         listener.close()
-
-
-class ScriptedReader:
-    """Feeds the enrolment a box of tags laid one after another, each lifted again."""
-
-    name = "discard"
-
-    def __init__(self, uids: list[bytes]) -> None:
-        from toprace_pi.hardware.events import TagLifted
-
-        self.events = [e for uid in uids for e in (TagLaid("discard", uid), TagLifted("discard", uid))]
-        self.records: list[str] = []
-
-    def poll(self):
-        return [self.events.pop(0)] if self.events else []
-
-    def write_record(self, text: str) -> bool:
-        self.records.append(text)
-        return True
-
-    def close(self) -> None:
-        pass
 
 
 def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path):
