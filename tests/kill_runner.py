@@ -37,10 +37,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from toprace_pi.data import load_deck, load_track  # noqa: E402
+from toprace_pi.games.toprace.table.board import load_profile  # noqa: E402
 from toprace_pi.games.toprace.table.demo import demo_registry  # noqa: E402
 from toprace_pi.games.toprace.table.view import TableView  # noqa: E402
 from toprace_pi.hardware.events import ButtonPressed, Event, TagLaid, TagLifted  # noqa: E402
-from toprace_pi.hardware.profile import load_profile  # noqa: E402
 from toprace_pi.hardware.sound import SilentSound  # noqa: E402
 from toprace_pi.hardware.strip import SimulatedStrip  # noqa: E402
 from toprace_pi.rules import Deal, Game, Settings  # noqa: E402

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toprace_pi.data import load_deck
-from toprace_pi.rules import Bid, Car, Deal, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
+from toprace_pi.games.toprace.table.tags import Identity, TopRaceVocabulary, tag_book
+from toprace_pi.hardware.tags import Enrolment, TagRegistry
+from toprace_pi.rules import Bid, Car, Deal, Deck, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
 from toprace_pi.rules.actions import Reveal
 from toprace_pi.rules.cards import CARDS_PER_PLAYER
 from toprace_pi.rules.events import CardPlayed, JokerChosen
@@ -18,7 +20,16 @@ CARS = DECK.cars
 BLUE, RED, YELLOW, BLACK, PURPLE, GREEN = CARS
 #: The older edition's deck: yellow, purple, light blue, red, white and green cars, a black joker.
 OLDER = load_deck("older-edition")
+#: Top Race's tags read with the standard deck's cars.
+VOCAB = TopRaceVocabulary(CARS)
 DECKS = {"standard": DECK, "older-edition": OLDER}
+
+
+def enrolment(name: str, deck: Deck = DECK, players: int = 6,
+              known: TagRegistry[Identity] | None = None) -> Enrolment[Identity]:
+    """Top Race's enrolment walk ``name`` (``"cards"``, ``"cars"``, ``"pitstops"``) with ``deck``."""
+    book = tag_book(deck, players)
+    return Enrolment(book.walks[name].identities, book.vocabulary, known=known)
 
 
 def deal_with(players: int, hands: Sequence[Sequence[int]] = ()) -> Deal:

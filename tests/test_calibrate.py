@@ -9,8 +9,9 @@ from tracks import straight_dict
 
 from toprace_pi.data import load_track
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.table.board import TrackBoard, load_profile, snake_order
 from toprace_pi.hardware.calibrate import LIT, Calibration, calibrate
-from toprace_pi.hardware.profile import Profile, default_profile, load_profile, snake_order
+from toprace_pi.hardware.profile import Profile, default_profile
 from toprace_pi.hardware.strip import SimulatedStrip
 from toprace_pi.rules import Track
 
@@ -40,21 +41,21 @@ def lit(frame: list) -> list[int]:
 
 class TestWalk:
     def test_all_ok_on_a_board_wired_as_the_default_gives_the_default(self, small):
-        walk = Calibration(small, 24)
+        walk = Calibration(TrackBoard(small), 24)
         for _ in range(24):
             walk.press("ok")
         assert walk.done and walk.target is None and lit(walk.frame) == []
         profile = walk.profile()
-        default = default_profile(small)
+        default = default_profile(TrackBoard(small))
         assert profile.spaces == default.spaces
         assert (profile.placements, profile.seats) == (default.placements, default.seats)
         assert profile.calibrated and profile.led_count == 24
 
     def test_one_led_lit_at_a_time_and_the_question_names_the_space(self, small):
-        walk = Calibration(small, 30)
+        walk = Calibration(TrackBoard(small), 30)
         assert lit(walk.frame) == [0] and walk.frame[0] == LIT
         assert walk.target.key == "a1"
-        assert "LED 0 of 30" in walk.prompt and "space a1 (lane a, space 1 of 12)" in walk.prompt
+        assert "LED 0 of 30" in walk.prompt and "space a1 (lane a), 1 of 12" in walk.prompt
         walk.press("next")
         assert lit(walk.frame) == [1] and walk.target.key == "a1"
         walk.press("ok")
@@ -69,7 +70,7 @@ class TestWalk:
     def test_next_skips_leds_between_spaces(self, small):
         wiring = {("space", sid): led for led, sid in zip(range(0, 48, 2), snake_order(small))}
         wiring |= {("placement", n): 40 + n for n in range(1, 7)} | {("seat", n): 50 + n for n in range(6)}
-        walk = Calibration(small, 60)
+        walk = Calibration(TrackBoard(small), 60)
         for button in presses_for(walk.targets, wiring):
             walk.press(button)
         assert walk.done
@@ -78,7 +79,7 @@ class TestWalk:
         assert profile.placements[0] == (41,) and profile.seats[5] == (55,)
 
     def test_undo_takes_back_ok_and_next(self, small):
-        walk = Calibration(small, 30)
+        walk = Calibration(TrackBoard(small), 30)
         walk.press("ok")
         walk.press("next")
         walk.press("ok")
@@ -92,18 +93,18 @@ class TestWalk:
         assert walk.assigned == [] and walk.led == 0 and walk.target.key == "a1"
 
     def test_seat_lights_are_optional(self, small):
-        walk = Calibration(small, 20)  # 12 spaces + 6 placements + 2 seat lights
+        walk = Calibration(TrackBoard(small), 20)  # 12 spaces + 6 placements + 2 seat lights
         for _ in range(20):
             walk.press("ok")
         assert walk.done and "Done" in walk.prompt
         assert len(walk.profile().seats) == 2
-        walk = Calibration(small, 30, seats=0)
+        walk = Calibration(TrackBoard(small), 30, seats=0)
         for _ in range(18):
             walk.press("ok")
         assert walk.done and walk.profile().seats == ()
 
     def test_running_out_of_leds_before_the_placements_is_not_done(self, small):
-        walk = Calibration(small, 14)
+        walk = Calibration(TrackBoard(small), 14)
         for _ in range(14):
             walk.press("ok")
         assert not walk.done and walk.target is None and lit(walk.frame) == []
@@ -115,26 +116,26 @@ class TestWalk:
         assert walk.led == 13 and walk.target.label == "the 2nd placement space"
 
     def test_buttons(self, small):
-        walk = Calibration(small, 30)
+        walk = Calibration(TrackBoard(small), 30)
         walk.press("pass")
         assert walk.led == 0
         with pytest.raises(ValueError, match="unknown button"):
             walk.press("OK!")
         with pytest.raises(ValueError):
-            Calibration(small, 30, seats=7)
+            Calibration(TrackBoard(small), 30, seats=7)
 
     def test_asks_in_the_order_of_an_expected_profile(self, small):
-        default = default_profile(small)
+        default = default_profile(TrackBoard(small))
         reversed_leds = {sid: (23 - leds[0],) for sid, leds in default.spaces.items()}
         expected = Profile(track=small.slug, led_count=24, spaces=reversed_leds, placements=default.placements)
-        walk = Calibration(small, 24, expected=expected)
+        walk = Calibration(TrackBoard(small), 24, expected=expected)
         assert [t.key for t in walk.targets[:3]] == ["c4", "c3", "c2"]
 
 
 class TestEndToEnd:
     def test_calibrate_on_a_strip_saves_a_profile_that_loads(self, tmp_path):
         track = load_track("speed-street")
-        order = Calibration(track, 1).targets
+        order = Calibration(TrackBoard(track), 1).targets
         rng = random.Random(7)
         wiring, led = {}, 0
         for target in order:
@@ -144,7 +145,7 @@ class TestEndToEnd:
         strip = SimulatedStrip(led, keep=None)
         said = []
         buttons = presses_for(order, wiring)
-        profile = calibrate(track, strip, iter(buttons + ["ok", "ok"]), say=said.append)
+        profile = calibrate(TrackBoard(track), strip, iter(buttons + ["ok", "ok"]), say=said.append)
         assert len(strip.frames) == len(buttons) + 1 and len(said) == len(buttons) + 1
         assert all(len(lit(frame)) == 1 for frame in list(strip.frames)[:-1]) and lit(strip.last) == []
         assert "Done" in said[-1]
@@ -157,4 +158,4 @@ class TestEndToEnd:
 
     def test_presses_ending_early(self, small):
         with pytest.raises(DataError, match="not finished: LED 2 of 30 is lit"):
-            calibrate(small, SimulatedStrip(30), ["ok", "ok"], say=lambda text: None)
+            calibrate(TrackBoard(small), SimulatedStrip(30), ["ok", "ok"], say=lambda text: None)

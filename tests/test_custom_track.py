@@ -11,7 +11,7 @@ import pytest
 
 from toprace_pi.cli import main
 from toprace_pi.data import load_track
-from toprace_pi.hardware.profile import load_profile, profile_beside
+from toprace_pi.games.toprace.table.board import calibration_target, load_profile, profile_beside
 from toprace_pi.table.config import parse_config
 from toprace_pi.table.journal import load
 from toprace_pi.table.live import open_game
@@ -129,7 +129,7 @@ def test_calibrating_a_track_file_saves_its_profile_beside_it_where_everything_f
     track = load_track(my_track)
     presses = iter(["next"] + ["ok"] * (len(track.spaces) + 12))  # LED 0 lies under no space
     said: list[str] = []
-    out = calibrate_board(str(my_track), parse_config({}, "t"), presses, said.append)
+    out = calibrate_board(calibration_target(str(my_track)), parse_config({}, "t"), presses, said.append)
     assert out == profile_beside(my_track) == my_track.with_name("my-lane.profile.toml")
     assert said[-1] == f"saved the profile to {out}, beside its track file: the table finds it there"
     profile = load_profile(track.slug)
@@ -167,7 +167,7 @@ def test_the_table_lights_a_track_file_by_the_profile_beside_it(my_track, tmp_pa
 
     track = load_track(my_track)
     presses = iter(["next", "next"] + ["ok"] * (len(track.spaces) + 12))  # LEDs 0 and 1 under no space
-    calibrate_board(str(my_track), parse_config({}, "t"), presses, lambda _: None)
+    calibrate_board(calibration_target(str(my_track)), parse_config({}, "t"), presses, lambda _: None)
     config = parse_config({"game": {"track": str(my_track)}, "sound": {"speech": False},
                            "files": {"journal": str(tmp_path / "j.jsonl"), "registry": str(tmp_path / "t.json")}},
                           "t")

@@ -13,14 +13,15 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from scenarios import CARS, DECK, OLDER, assert_played_with_its_edition, race_ready
+from scenarios import CARS, DECK, OLDER, VOCAB, assert_played_with_its_edition, enrolment, race_ready
 from tracks import straight
 
 from toprace_pi.cli import main
 from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import DataError, NotationError
+from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, identity_key, unknown_tag
 from toprace_pi.hardware.events import TagLaid
-from toprace_pi.hardware.tags import Enrolment, TagRegistry, parse_record, record_text, unknown_tag
+from toprace_pi.hardware.tags import TagRegistry, parse_record, record_text
 from toprace_pi.render.svg import track_svg
 from toprace_pi.render.terminal import render_track
 from toprace_pi.rules import (
@@ -297,9 +298,9 @@ def test_the_svg_draws_the_older_cars_in_the_decks_colours():
 
 def test_a_light_blue_car_token_is_read_with_the_older_deck_only():
     record = "toprace car lightblue"
-    assert record_text(("car", LIGHTBLUE)) == record
-    assert parse_record(record, OLDER.cars) == ("car", LIGHTBLUE)
-    assert parse_record(record, CARS) is None
+    assert record_text(identity_key(("car", LIGHTBLUE))) == record
+    assert parse_record(record, TopRaceVocabulary(OLDER.cars)) == ("car", LIGHTBLUE)
+    assert parse_record(record, VOCAB) is None
     assert unknown_tag(record, CARS) == ("this tag is the car token 'lightblue', which this deck does not have "
                                          "(its cars: blue, red, yellow, black, purple, green)")
     assert unknown_tag("some other app", CARS).startswith("this tag is not enrolled")
@@ -307,16 +308,16 @@ def test_a_light_blue_car_token_is_read_with_the_older_deck_only():
 
 def test_a_registry_of_the_older_cars_is_refused_under_the_standard_deck(tmp_path):
     path = tmp_path / "tags.json"
-    TagRegistry({b"\x04\x01\x02\x03": ("car", LIGHTBLUE)}, cars=OLDER.cars).save(path)
-    assert TagRegistry.load(path, OLDER.cars).get(b"\x04\x01\x02\x03") == ("car", LIGHTBLUE)
+    TagRegistry({b"\x04\x01\x02\x03": ("car", LIGHTBLUE)}, vocabulary=TopRaceVocabulary(OLDER.cars)).save(path)
+    assert TagRegistry.load(path, TopRaceVocabulary(OLDER.cars)).get(b"\x04\x01\x02\x03") == ("car", LIGHTBLUE)
     with pytest.raises(DataError) as caught:
-        TagRegistry.load(path, CARS)
+        TagRegistry.load(path, VOCAB)
     assert caught.value.problems == ["tag '04010203': 'car lightblue' is not 'card N' (1-48), 'car COLOUR' (a car "
                                      "of this deck: blue, red, yellow, black, purple, green) or 'pit SEAT' (1-6)"]
 
 
 def test_enrolment_walks_the_decks_cars():
-    walk = Enrolment.cars(OLDER.cars)
+    walk = enrolment("cars", OLDER)
     assert walk.prompt == "scan the Yellow car"
     for n in range(6):
         walk.offer(TagLaid("cars", bytes([4, 0, 0, n])))
@@ -339,7 +340,7 @@ class Quiet:
 
 def test_the_table_refuses_a_car_token_of_another_edition_and_says_why():
     game = Game(Settings(("Anna", "Ben")), load_track("speed-street"), DECK)
-    registry = TagRegistry(cars=game.cars)
+    registry = TagRegistry(vocabulary=TopRaceVocabulary(game.cars))
     sound = Quiet()
     controller = TableController(game, identify=registry.identify, say=sound.said.append, sound=sound)
     controller.handle(TagLaid("cars", b"\x04\x09\x09\x09", "toprace car lightblue"))

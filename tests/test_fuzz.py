@@ -46,17 +46,18 @@ from emulators.hub import FieldReader, Hub
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
-from scenarios import CARS, OLDER, RED
+from scenarios import CARS, OLDER, VOCAB
 
 from toprace_pi.data import load_deck, load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError, NotationError, TopRaceError
+from toprace_pi.games.toprace.table.board import PLACES, TrackBoard, load_profile
 from toprace_pi.hardware import ReaderError, hub_protocol
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
 from toprace_pi.hardware.ndef import decode_record, encode_record
-from toprace_pi.hardware.profile import PLACES, Profile, load_profile
+from toprace_pi.hardware.profile import MAX_SEATS, Profile
 from toprace_pi.hardware.strip import MAX_LEDS, StripSettings
-from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry, parse_record, record_text
+from toprace_pi.hardware.tags import TagRegistry, parse_record, record_text
 from toprace_pi.rules.actions import Action, Deal, parse_action
 from toprace_pi.rules.cards import DECK_SIZE, VALUES, Deck, MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import EDITION_CARS, Car, CarSet
@@ -548,7 +549,8 @@ def assert_valid_profile(profile: Profile, track: Track) -> None:
 @given(data=st.data())
 def test_profile_mutations(data: st.DataObject) -> None:
     doc = mutate(data, PROFILE_DOC)
-    profile, error = attempt(lambda: Profile.from_dict(doc, "profiles/fuzzed.toml", speed_street()), DataError)
+    board = TrackBoard(speed_street())
+    profile, error = attempt(lambda: Profile.from_dict(doc, "profiles/fuzzed.toml", board), DataError)
     if error is not None:
         assert_data_error(error, "profiles/fuzzed.toml")
     else:
@@ -562,7 +564,7 @@ def test_profile_mutations(data: st.DataObject) -> None:
                        ["track", "led_count", "calibrated", "note", "placements", "seats"]), toml_values),
                    st.dictionaries(st.sampled_from(["a1", "b2", "finish", ""]), toml_values)))
 def test_profile_from_any_table(doc: dict[str, Any]) -> None:
-    profile, error = attempt(lambda: Profile.from_dict(doc, "odd.toml", speed_street()), DataError)
+    profile, error = attempt(lambda: Profile.from_dict(doc, "odd.toml", TrackBoard(speed_street())), DataError)
     if error is not None:
         assert_data_error(error, "odd.toml")
     else:
@@ -663,7 +665,7 @@ def tag_memories(draw: st.DrawFn) -> bytes:
     changed, cut short or padded (so the length fields point anywhere)."""
     if draw(st.booleans()):
         return draw(st.binary(max_size=200))
-    text = draw(st.sampled_from([record_text(("card", 17)), record_text(("car", RED))]) | st.text(max_size=40))
+    text = draw(st.sampled_from([record_text("card 17"), record_text("car red")]) | st.text(max_size=40))
     memory = bytearray(encode_record(text))
     for _ in range(draw(st.integers(0, 4))):
         at = draw(st.integers(0, len(memory) - 1))
@@ -678,7 +680,7 @@ def test_decode_record_never_raises(memory: bytes) -> None:
     text, _ = attempt(lambda: decode_record(memory), ())
     assert text is None or isinstance(text, str)
     if text is not None:
-        identity, _ = attempt(lambda: parse_record(text, CARS), ())
+        identity, _ = attempt(lambda: parse_record(text, VOCAB), ())
         if identity is not None:
             assert_valid_identity(identity)
 
@@ -692,10 +694,10 @@ record_words = st.sampled_from(
 @fuzz(1000)
 @given(text=st.none() | st.text(max_size=60) | st.lists(record_words, max_size=5).map(" ".join))
 def test_parse_record(text: str | None) -> None:
-    identity, _ = attempt(lambda: parse_record(text, CARS), ())
+    identity, _ = attempt(lambda: parse_record(text, VOCAB), ())
     if identity is not None:
         assert_valid_identity(identity)
-        assert parse_record(record_text(identity), CARS) == identity
+        assert parse_record(record_text(VOCAB.key(identity)), VOCAB) == identity
 
 
 def assert_valid_registry(registry: TagRegistry) -> None:
@@ -703,14 +705,14 @@ def assert_valid_registry(registry: TagRegistry) -> None:
     for uid in registry:
         assert isinstance(uid, bytes) and len(uid) in (4, 7, 10)
         assert_valid_identity(registry.get(uid))
-    assert TagRegistry.from_dict(registry.to_dict(), "again", CARS).to_dict() == registry.to_dict()
+    assert TagRegistry.from_dict(registry.to_dict(), "again", VOCAB).to_dict() == registry.to_dict()
 
 
 @fuzz(200)
 @given(data=st.data())
 def test_registry_mutations(data: st.DataObject) -> None:
     doc = mutate(data, REGISTRY_DOC)
-    expect(lambda: TagRegistry.from_dict(doc, "tags.json", CARS), "tags.json", assert_valid_registry)
+    expect(lambda: TagRegistry.from_dict(doc, "tags.json", VOCAB), "tags.json", assert_valid_registry)
 
 
 @fuzz(150)
@@ -719,7 +721,7 @@ def test_registry_mutations(data: st.DataObject) -> None:
      "tags": st.dictionaries(st.text(max_size=24) | st.text("0123456789abcdefABCDEF ", max_size=24),
                              json_values | record_words.map(lambda w: f"card {w}"), max_size=5)}))
 def test_registry_from_any_json(doc: object) -> None:
-    expect(lambda: TagRegistry.from_dict(doc, "tags.json", CARS), "tags.json", assert_valid_registry)
+    expect(lambda: TagRegistry.from_dict(doc, "tags.json", VOCAB), "tags.json", assert_valid_registry)
 
 
 @fuzz(150)
@@ -734,15 +736,15 @@ def test_registry_from_any_json(doc: object) -> None:
 ))
 def test_registry_files(folder: Path, content: bytes) -> None:
     path = write(folder, content, "tags.json")
-    expect(lambda: TagRegistry.load(path, CARS), str(path), assert_valid_registry)
+    expect(lambda: TagRegistry.load(path, VOCAB), str(path), assert_valid_registry)
 
 
 def test_registry_paths_that_are_no_files(folder: Path) -> None:
     """No file yet is an empty registry; a folder or an unreadable name is a DataError."""
-    registry, error = attempt(lambda: TagRegistry.load(folder / "none.json", CARS), DataError)
+    registry, error = attempt(lambda: TagRegistry.load(folder / "none.json", VOCAB), DataError)
     assert error is None and registry is not None and len(registry) == 0
     for path in (folder, Path("x" * 5000)):
-        registry, error = attempt(lambda: TagRegistry.load(path, CARS), DataError)
+        registry, error = attempt(lambda: TagRegistry.load(path, VOCAB), DataError)
         assert registry is None
         assert_data_error(error, str(path))
 

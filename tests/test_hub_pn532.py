@@ -13,7 +13,7 @@ import pytest
 import serial
 from emulators.hub import FakeClock, HubRig, TagReader
 from emulators.pn532 import Pn532Emulator, Tag
-from scenarios import CARS, RED
+from scenarios import RED, VOCAB
 
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
@@ -79,7 +79,7 @@ def test_a_card_laid_on_the_hub_reaches_the_host_with_its_record(chain):
         TagLaid("discard", CARD_17.uid, "toprace card 17"),
         TagLaid("cars", RED_CAR.uid, "toprace car red"),
     ]
-    registry = TagRegistry(cars=CARS)  # nothing enrolled: the records alone say what the tags are
+    registry = TagRegistry(vocabulary=VOCAB)  # nothing enrolled: the records alone say what the tags are
     assert [registry.identify(e) for e in events] == [("card", 17), ("car", RED)]
     chain.emulators[0].lift()
     assert chain.events() == [TagLifted("discard", CARD_17.uid)]

@@ -8,7 +8,7 @@ import pty
 import termios
 
 import pytest
-from scenarios import BLACK, CARS, PURPLE, RED, YELLOW
+from scenarios import BLACK, CARS, PURPLE, RED, VOCAB, YELLOW
 
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
 from toprace_pi.hardware.keyboard import KEY_UID, Keyboard, TerminalKeys
@@ -32,7 +32,7 @@ class Keys:
 
 def identities(keyboard: Keyboard, text: str) -> list[object]:
     """What each event of the keys ``text`` stands for, as the table's registry reads it."""
-    registry = TagRegistry(cars=CARS)
+    registry = TagRegistry(vocabulary=VOCAB)
     keyboard.keys = Keys(text)
     out: list[object] = []
     for event in keyboard.poll():

@@ -10,7 +10,8 @@ from tracks import straight_dict
 
 from toprace_pi.data import load_track, profile_names, track_names
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.profile import Profile, default_profile, load_profile, snake_order
+from toprace_pi.games.toprace.table.board import TrackBoard, load_profile, snake_order
+from toprace_pi.hardware.profile import Profile, default_profile
 from toprace_pi.rules import Track
 
 RED, BLUE, DARK = (230, 30, 30), (30, 100, 255), (0, 0, 0)
@@ -23,12 +24,12 @@ def small() -> Track:
 
 
 def profile_dict(track: Track) -> dict:
-    return tomllib.loads(default_profile(track).to_toml())
+    return tomllib.loads(default_profile(TrackBoard(track)).to_toml())
 
 
 def problems(data: dict, track: Track) -> list[str]:
     with pytest.raises(DataError) as caught:
-        Profile.from_dict(data, "my-board.toml", track)
+        Profile.from_dict(data, "my-board.toml", TrackBoard(track))
     assert str(caught.value).startswith("my-board.toml:")
     return caught.value.problems
 
@@ -61,7 +62,7 @@ class TestDefaultLayout:
         assert snake_order(small) == ["a1", "a2", "a3", "a4", "b4", "b3", "b2", "b1", "c1", "c2", "c3", "c4"]
 
     def test_then_placements_then_seats(self, small):
-        profile = default_profile(small)
+        profile = default_profile(TrackBoard(small))
         assert profile.spaces["a1"] == (0,) and profile.spaces["b4"] == (4,) and profile.spaces["c4"] == (11,)
         assert profile.placements == ((12,), (13,), (14,), (15,), (16,), (17,))
         assert profile.seats == ((18,), (19,), (20,), (21,), (22,), (23,)) and profile.led_count == 24
@@ -77,15 +78,16 @@ class TestDefaultLayout:
 
 class TestFrames:
     def test_colours_land_on_the_leds_of_their_spaces(self, small):
-        profile = Profile(track=small.slug, led_count=30, spaces={**default_profile(small).spaces, "a1": (0, 25)},
-                          placements=default_profile(small).placements, seats=((18,), (19,)))
+        default = default_profile(TrackBoard(small))
+        profile = Profile(track=small.slug, led_count=30, spaces={**default.spaces, "a1": (0, 25)},
+                          placements=default.placements, seats=((18,), (19,)))
         frame = profile.frame_for({"a1": RED, "b4": BLUE}, placements={1: BLUE, 6: RED}, seats={1: RED, 4: BLUE})
         lit = {n: colour for n, colour in enumerate(frame) if colour != DARK}
         assert lit == {0: RED, 25: RED, 4: BLUE, 12: BLUE, 17: RED, 19: RED}
         assert len(frame) == 30
 
     def test_an_empty_call_is_all_dark(self, small):
-        assert default_profile(small).frame_for() == [DARK] * 24
+        assert default_profile(TrackBoard(small)).frame_for() == [DARK] * 24
 
     @pytest.mark.parametrize("kwargs, message", [
         ({"spaces": {"z9": RED}}, "no space 'z9'"),
@@ -95,7 +97,7 @@ class TestFrames:
     ])
     def test_unknown_places_are_refused(self, small, kwargs, message):
         with pytest.raises(ValueError, match=message):
-            default_profile(small).frame_for(**kwargs)
+            default_profile(TrackBoard(small)).frame_for(**kwargs)
 
 
 class TestToml:
@@ -111,8 +113,8 @@ class TestToml:
         assert "a2 = [6, 7]" in profile.to_toml()
 
     def test_default_round_trip_and_spaces_in_strip_order(self, small):
-        text = default_profile(small).to_toml()
-        assert Profile.from_dict(tomllib.loads(text), "x", small) == default_profile(small)
+        text = default_profile(TrackBoard(small)).to_toml()
+        assert Profile.from_dict(tomllib.loads(text), "x", TrackBoard(small)) == default_profile(TrackBoard(small))
         assert text.index("b4 = 4") < text.index("b3 = 5") < text.index("c1 = 8")
         assert "DEFAULT" in text
 
@@ -122,9 +124,9 @@ class TestToml:
         for entry in data["track"]["spaces"]:
             entry["next"] = ["a 1" if t == "a1" else t for t in entry["next"]]
         track = Track.from_dict(data, "odd.toml")
-        text = default_profile(track).to_toml()
+        text = default_profile(TrackBoard(track)).to_toml()
         assert '"a 1" = 0' in text
-        assert Profile.from_dict(tomllib.loads(text), "x", track) == default_profile(track)
+        assert Profile.from_dict(tomllib.loads(text), "x", TrackBoard(track)) == default_profile(TrackBoard(track))
 
 
 class TestBrokenFiles:
@@ -145,7 +147,7 @@ class TestBrokenFiles:
 
     def test_a_file_error_names_the_file(self, small, tmp_path):
         path = tmp_path / "board.toml"
-        path.write_text(default_profile(small).to_toml().replace("c4 = 11", "c4 = 12"))
+        path.write_text(default_profile(TrackBoard(small)).to_toml().replace("c4 = 11", "c4 = 12"))
         with pytest.raises(DataError) as caught:
             load_profile(path, small)
         assert caught.value.source == str(path)
@@ -179,7 +181,7 @@ class TestBrokenFiles:
     def test_seats_are_optional(self, small):
         data = profile_dict(small)
         del data["profile"]["seats"]
-        profile = Profile.from_dict(data, "x", small)
+        profile = Profile.from_dict(data, "x", TrackBoard(small))
         assert profile.seats == ()
         assert profile.frame_for(seats={0: RED}) == [DARK] * 24
 

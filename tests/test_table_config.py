@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from scenarios import CARS, OLDER
+from emulators.scripted import ScriptedReader
+from scenarios import OLDER, VOCAB
 
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, table_tags
 from toprace_pi.hardware import ReaderError, StripError
 from toprace_pi.hardware.events import DeviceStatus, TagLaid
 from toprace_pi.table.config import load_config, parse_config
@@ -178,28 +180,6 @@ def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_pa
         listener.close()
 
 
-class ScriptedReader:
-    """Feeds the enrolment a box of tags laid one after another, each lifted again."""
-
-    name = "discard"
-
-    def __init__(self, uids: list[bytes]) -> None:
-        from toprace_pi.hardware.events import TagLifted
-
-        self.events = [e for uid in uids for e in (TagLaid("discard", uid), TagLifted("discard", uid))]
-        self.records: list[str] = []
-
-    def poll(self):
-        return [self.events.pop(0)] if self.events else []
-
-    def write_record(self, text: str) -> bool:
-        self.records.append(text)
-        return True
-
-    def close(self) -> None:
-        pass
-
-
 def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path):
     from toprace_pi.hardware.tags import TagRegistry
     from toprace_pi.table.tools import enrol
@@ -208,8 +188,8 @@ def test_enrolling_the_deck_saves_a_registry_and_writes_each_card_name(tmp_path)
     uids = [bytes([4, 0x10, 0, 0, 0, 0, n]) for n in range(1, 49)]
     reader = ScriptedReader(uids[:5] + uids[:1] + uids[5:])  # the first card laid again by mistake
     said: list[str] = []
-    enrol("cards", config, said.append, reader=reader, tick=0)
-    registry = TagRegistry.load(tmp_path / "tags.json", CARS)
+    enrol("cards", config, said.append, tags=table_tags(config), reader=reader, tick=0)
+    registry = TagRegistry.load(tmp_path / "tags.json", VOCAB)
     assert len(registry) == 48 and registry.get(uids[16]) == ("card", 17)
     assert reader.records[16] == "toprace card 17" and len(reader.records) == 48
     assert any("already enrolled" in s for s in said)
@@ -252,9 +232,9 @@ def test_a_reader_error_during_enrolment_is_said_retried_and_the_walk_goes_on(tm
     uids = [bytes([4, 0x10, 0, 0, 0, 0, n]) for n in range(1, 49)]
     reader = GlitchingReader(uids, fail_at=40, error=ReaderError("the serial port is gone"))
     said: list[str] = []
-    enrol("cards", config, said.append, reader=reader, tick=0, clock=ticking())
+    enrol("cards", config, said.append, tags=table_tags(config), reader=reader, tick=0, clock=ticking())
     assert "the enrolment reader is missing: still looking" in said and "the enrolment reader is back" in said
-    assert len(TagRegistry.load(tmp_path / "tags.json", CARS)) == 48
+    assert len(TagRegistry.load(tmp_path / "tags.json", VOCAB)) == 48
 
 
 def test_an_interrupted_enrolment_keeps_what_was_enrolled_and_the_next_goes_on_from_there(tmp_path):
@@ -264,16 +244,17 @@ def test_an_interrupted_enrolment_keeps_what_was_enrolled_and_the_next_goes_on_f
     config = parse_config({"files": {"registry": str(tmp_path / "tags.json")}}, "test")
     uids = [bytes([4, 0x10, 0, 0, 0, 0, n]) for n in range(1, 49)]
     with pytest.raises(KeyboardInterrupt):
-        enrol("cards", config, lambda _: None, reader=GlitchingReader(uids, fail_at=20, error=KeyboardInterrupt()),
-              tick=0)
-    registry = TagRegistry.load(tmp_path / "tags.json", CARS)
+        enrol("cards", config, lambda _: None, tags=table_tags(config),
+              reader=GlitchingReader(uids, fail_at=20, error=KeyboardInterrupt()), tick=0)
+    registry = TagRegistry.load(tmp_path / "tags.json", VOCAB)
     assert len(registry) == 20 and registry.get(uids[19]) == ("card", 20)
     said: list[str] = []
-    enrol("cards", config, said.append, reader=ScriptedReader(uids[20:]), tick=0)
+    enrol("cards", config, said.append, tags=table_tags(config), reader=ScriptedReader(uids[20:]), tick=0)
     assert said[0].startswith("20 of 48 are enrolled already") and said[1].startswith("scan speed card #21")
-    assert len(TagRegistry.load(tmp_path / "tags.json", CARS)) == 48
+    assert len(TagRegistry.load(tmp_path / "tags.json", VOCAB)) == 48
     said.clear()
-    enrol("cards", config, said.append, reader=ScriptedReader(uids), tick=0, again=True)  # all anew
+    enrol("cards", config, said.append, tags=table_tags(config), reader=ScriptedReader(uids), tick=0,
+          again=True)  # all anew
     assert said[0].startswith("scan speed card #1") and said[-1].startswith("saved 48 tags")
 
 
@@ -286,24 +267,24 @@ def test_enrolling_the_car_tokens_walks_the_configured_decks_cars(tmp_path):
     uids = [bytes([4, 0xCA, 0, 0, 0, 0, n]) for n in range(6)]
     reader = ScriptedReader(uids)
     said: list[str] = []
-    enrol("cars", config, said.append, reader=reader, tick=0)
+    enrol("cars", config, said.append, tags=table_tags(config), reader=reader, tick=0)
     assert said[0] == "scan the Yellow car" and reader.records[2] == "toprace car lightblue"
-    registry = TagRegistry.load(tmp_path / "tags.json", OLDER.cars)
+    registry = TagRegistry.load(tmp_path / "tags.json", TopRaceVocabulary(OLDER.cars))
     assert [registry.get(u) for u in uids] == [("car", car) for car in OLDER.cars]
     with pytest.raises(DataError, match="'car lightblue' is not"):
-        TagRegistry.load(tmp_path / "tags.json", CARS)  # a registry holds one edition's car tokens
+        TagRegistry.load(tmp_path / "tags.json", VOCAB)  # a registry holds one edition's car tokens
 
 
 def test_calibrating_a_board_saves_a_profile_that_loads(tmp_path):
     from toprace_pi.data import load_track
-    from toprace_pi.hardware.profile import load_profile
+    from toprace_pi.games.toprace.table.board import calibration_target, load_profile
     from toprace_pi.table.tools import calibrate_board
 
     config = parse_config({}, "test")
     track = load_track("speed-street")
     presses = iter(["next"] + ["ok"] * (len(track.spaces) + 12))  # LED 0 lies under no space
     said: list[str] = []
-    out = calibrate_board("speed-street", config, presses, said.append, tmp_path / "board.toml")
+    out = calibrate_board(calibration_target("speed-street", tmp_path / "board.toml"), config, presses, said.append)
     profile = load_profile(out)
     assert set(profile.spaces) == {s.id for s in track.spaces}
     assert 0 not in [led for leds in profile.spaces.values() for led in leds]
@@ -316,8 +297,8 @@ def test_enrolling_the_pit_stop_cards_gives_each_seat_three(tmp_path):
 
     config = parse_config({"game": {"players": ["Ann", "Bo"]}, "files": {"registry": str(tmp_path / "t.json")}}, "t")
     uids = [bytes([4, 0x91, 0, 0, 0, 0, n]) for n in range(6)]
-    enrol("pitstops", config, lambda _: None, reader=ScriptedReader(uids), tick=0)
-    registry = TagRegistry.load(tmp_path / "t.json", CARS)
+    enrol("pitstops", config, lambda _: None, tags=table_tags(config), reader=ScriptedReader(uids), tick=0)
+    registry = TagRegistry.load(tmp_path / "t.json", VOCAB)
     assert [registry.get(u) for u in uids] == [("pit", 0)] * 3 + [("pit", 1)] * 3
 
 

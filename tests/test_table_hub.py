@@ -13,6 +13,7 @@ from emulators.hub import FakeClock, HubRig, hub_readers
 from toprace_pi.data import load_track
 from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
+from toprace_pi.games.toprace.table.tags import table_tags
 from toprace_pi.hardware import hub as host_hub
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
@@ -111,8 +112,9 @@ def test_enrolling_car_tokens_on_the_hub(running_rig, tmp_path):
                            "files": {"registry": str(tmp_path / "tags.json")}}, "test")
     said: list[str] = []
     enrolled: list[object] = []
-    enrolment = threading.Thread(target=lambda: enrolled.append(enrol("cars", config, said.append, tick=0.005)),
-                                 daemon=True)
+    tags = table_tags(config)
+    enrolment = threading.Thread(target=lambda: enrolled.append(enrol("cars", config, said.append, tags=tags,
+                                                                      tick=0.005)), daemon=True)
     enrolment.start()
     cars = running_rig.readers[1]
     for number in range(1, 7):  # the six car tokens laid on the hub's cars reader, one after another

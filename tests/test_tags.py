@@ -8,20 +8,14 @@ import os
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from scenarios import BLUE, CARS, GREEN, RED
+from scenarios import BLUE, CARS, GREEN, RED, VOCAB, enrolment
 
 from toprace_pi.data import load_deck
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.table.tags import UNKNOWN_TAG, TopRaceVocabulary
 from toprace_pi.hardware.events import TagLaid, TagLifted
 from toprace_pi.hardware.ndef import USER_BYTES, decode_record, encode_record, record_extent
-from toprace_pi.hardware.tags import (
-    UNKNOWN_TAG,
-    Enrolment,
-    TagRegistry,
-    describe,
-    parse_record,
-    record_text,
-)
+from toprace_pi.hardware.tags import TagRegistry, parse_record, record_text
 
 UID = bytes.fromhex("04a1b2c3d4e580")
 
@@ -104,50 +98,51 @@ class TestIdentities:
     def test_records_name_every_card_and_car_and_read_back(self):
         identities = [("card", n) for n in range(1, 49)] + [("car", car) for car in CARS]
         for identity in identities:
-            assert parse_record(record_text(identity), CARS) == identity
-        assert record_text(("card", 17)) == "toprace card 17"
-        assert record_text(("car", RED)) == "toprace car red"
+            assert parse_record(record_text(VOCAB.key(identity)), VOCAB) == identity
+        assert record_text(VOCAB.key(("card", 17))) == "toprace card 17"
+        assert record_text(VOCAB.key(("car", RED))) == "toprace car red"
 
     @pytest.mark.parametrize("text", [None, "", "hello", "toprace card 0", "toprace card 49", "toprace card ١٢",
                                       "toprace car white", "toprace card 1 2", "TOPRACE card 1", "toprace dice 3"])
     def test_other_texts_name_nothing(self, text):
-        assert parse_record(text, CARS) is None
+        assert parse_record(text, VOCAB) is None
 
     def test_descriptions_use_the_deck_when_given(self):
         deck = load_deck()
-        assert describe(("card", 1), deck) == "speed card #1 Red 6 / Yellow 4 / Black 2 / Blue 1"
-        assert describe(("card", 1)) == "speed card #1"
-        assert describe(("car", BLUE)) == "the Blue car"
+        described = TopRaceVocabulary(CARS, deck).describe(("card", 1))
+        assert described == "speed card #1 Red 6 / Yellow 4 / Black 2 / Blue 1"
+        assert VOCAB.describe(("card", 1)) == "speed card #1"
+        assert VOCAB.describe(("car", BLUE)) == "the Blue car"
 
 
 class TestRegistry:
     def test_saved_and_loaded_again(self, tmp_path):
         path = tmp_path / "tags.json"
-        registry = TagRegistry({uid(1): ("card", 17), UID: ("car", RED)}, cars=CARS)
+        registry = TagRegistry({uid(1): ("card", 17), UID: ("car", RED)}, vocabulary=VOCAB)
         registry.save(path)
         assert json.loads(path.read_text()) == {"version": 1, "tags": {"04000000000001": "card 17",
                                                                        "04a1b2c3d4e580": "car red"}}
-        loaded = TagRegistry.load(path, CARS)
+        loaded = TagRegistry.load(path, VOCAB)
         assert loaded.get(UID) == ("car", RED) and loaded.get(uid(1)) == ("card", 17) and len(loaded) == 2
         assert os.listdir(tmp_path) == ["tags.json"]  # no temp file left behind
 
     def test_saving_replaces_the_old_file_or_leaves_it_whole(self, tmp_path, monkeypatch):
         path = tmp_path / "tags.json"
-        TagRegistry({uid(1): ("card", 1)}, cars=CARS).save(path)
-        TagRegistry({uid(2): ("card", 2)}, cars=CARS).save(path)
-        assert list(TagRegistry.load(path, CARS)) == [uid(2)]
+        TagRegistry({uid(1): ("card", 1)}, vocabulary=VOCAB).save(path)
+        TagRegistry({uid(2): ("card", 2)}, vocabulary=VOCAB).save(path)
+        assert list(TagRegistry.load(path, VOCAB)) == [uid(2)]
 
         def crash(*args):
             raise OSError("disk full")
 
         monkeypatch.setattr(os, "replace", crash)
         with pytest.raises(OSError, match="disk full"):
-            TagRegistry({uid(3): ("card", 3)}, cars=CARS).save(path)
-        assert list(TagRegistry.load(path, CARS)) == [uid(2)]
+            TagRegistry({uid(3): ("card", 3)}, vocabulary=VOCAB).save(path)
+        assert list(TagRegistry.load(path, VOCAB)) == [uid(2)]
         assert os.listdir(tmp_path) == ["tags.json"]
 
     def test_no_file_yet_is_an_empty_registry(self, tmp_path):
-        assert len(TagRegistry.load(tmp_path / "tags.json", CARS)) == 0
+        assert len(TagRegistry.load(tmp_path / "tags.json", VOCAB)) == 0
 
     @pytest.mark.parametrize("content, problem", [
         ("{not json", "not valid JSON (line 1)"),
@@ -158,7 +153,7 @@ class TestRegistry:
         path = tmp_path / "tags.json"
         path.write_text(content)
         with pytest.raises(DataError) as caught:
-            TagRegistry.load(path, CARS)
+            TagRegistry.load(path, VOCAB)
         assert str(caught.value).startswith(f"{path}: ") and problem in str(caught.value)
 
     def test_every_bad_entry_is_reported_at_once(self, tmp_path):
@@ -166,7 +161,7 @@ class TestRegistry:
         path.write_text(json.dumps({"version": 1, "tags": {"04zz": "card 1", "04a1b2c3d4e580": "card 99",
                                                            "04000000000001": "car red"}}))
         with pytest.raises(DataError) as caught:
-            TagRegistry.load(path, CARS)
+            TagRegistry.load(path, VOCAB)
         assert caught.value.source == str(path)
         assert caught.value.problems == [
             "tag '04zz': a uid is 4, 7 or 10 bytes in hex, like '04a1b2c3d4e580'",
@@ -178,10 +173,10 @@ class TestRegistry:
         path = tmp_path / "tags.json"
         path.write_bytes(b"\xff\xfe\x00")
         with pytest.raises(DataError, match="not UTF-8 text"):
-            TagRegistry.load(path, CARS)
+            TagRegistry.load(path, VOCAB)
 
     def test_identify_asks_the_registry_first_then_the_record(self):
-        registry = TagRegistry({UID: ("card", 5)}, cars=CARS)
+        registry = TagRegistry({UID: ("card", 5)}, vocabulary=VOCAB)
         assert registry.identify(laid(UID, "toprace card 9")) == ("card", 5)
         assert registry.identify(laid(uid(7), "toprace car green")) == ("car", GREEN)
         assert registry.identify(laid(uid(7))) is None
@@ -192,7 +187,7 @@ class TestRegistry:
 class TestEnrolment:
     def test_a_walk_over_the_shipped_deck(self):
         deck = load_deck()
-        walk = Enrolment.cards(deck)
+        walk = enrolment("cards", deck)
         assert walk.prompt == "scan speed card #1 Red 6 / Yellow 4 / Black 2 / Blue 1"
         for n in deck.numbers:
             assert walk.offer(laid(uid(n))) == f"enrolled speed card {deck[n]}"
@@ -204,7 +199,7 @@ class TestEnrolment:
 
     def test_a_tag_enrolled_already_is_refused_and_the_card_still_asked_for(self):
         deck = load_deck()
-        walk = Enrolment.cards(deck)
+        walk = enrolment("cards", deck)
         walk.offer(laid(uid(1)))
         walk.offer(TagLifted("discard", uid(1)))
         assert walk.offer(laid(uid(1))) == (
@@ -213,21 +208,21 @@ class TestEnrolment:
         assert len(walk.enrolled) == 1
 
     def test_a_tag_lying_still_is_ignored(self):
-        walk = Enrolment.cards(load_deck())
+        walk = enrolment("cards")
         assert walk.offer(laid(uid(1))).startswith("enrolled")
         assert walk.offer(laid(uid(1))) == ""
         assert walk.offer(TagLifted("discard", uid(1))) == ""
         assert walk.prompt.startswith("scan speed card #2 ")
 
     def test_tags_known_from_before_are_refused_for_other_cards_and_taken_for_their_own(self):
-        known = TagRegistry({uid(1): ("card", 1), uid(50): ("card", 30)}, cars=CARS)
-        walk = Enrolment.cards(load_deck(), known=known)
+        known = TagRegistry({uid(1): ("card", 1), uid(50): ("card", 30)}, vocabulary=VOCAB)
+        walk = enrolment("cards", known=known)
         assert walk.offer(laid(uid(50))).startswith("this tag is already enrolled as speed card #30 ")
         walk.offer(TagLifted("discard", uid(50)))
         assert walk.offer(laid(uid(1))).startswith("enrolled speed card #1 ")
 
     def test_a_walk_over_the_cars(self):
-        walk = Enrolment.cars(CARS)
+        walk = enrolment("cars")
         assert walk.prompt == "scan the Blue car"
         for n, car in enumerate(CARS):
             assert walk.offer(TagLaid("cars", uid(n))) == f"enrolled the {car} car"
@@ -236,7 +231,7 @@ class TestEnrolment:
 
 
 def test_pit_stop_cards_are_enrolled_three_to_a_seat_and_named_in_their_records():
-    walk = Enrolment.pit_stops(2)
+    walk = enrolment("pitstops", players=2)
     uids = [bytes([4, 0x91, 0, 0, 0, n // 3, n % 3]) for n in range(6)]
     for n, tag in enumerate(uids):
         if n == 1:
@@ -244,5 +239,5 @@ def test_pit_stop_cards_are_enrolled_three_to_a_seat_and_named_in_their_records(
         walk.offer(TagLaid("discard", tag))
         walk.offer(TagLifted("discard", tag))
     assert walk.done and [e.identity for e in walk.enrolled] == [("pit", 0)] * 3 + [("pit", 1)] * 3
-    assert walk.enrolled[3].record == "toprace pit 2" and parse_record("toprace pit 2", CARS) == ("pit", 1)
-    assert parse_record("toprace pit 7", CARS) is None
+    assert walk.enrolled[3].record == "toprace pit 2" and parse_record("toprace pit 2", VOCAB) == ("pit", 1)
+    assert parse_record("toprace pit 7", VOCAB) is None

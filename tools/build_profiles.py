@@ -25,14 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
     from toprace_pi.data import load_track, track_names
-    from toprace_pi.hardware.profile import default_profile, load_profile
+    from toprace_pi.games.toprace.table.board import TrackBoard, load_profile
+    from toprace_pi.hardware.profile import default_profile
 
     folder = Path(argv[0]) if argv else ROOT / "toprace_pi" / "data" / "profiles"
     folder.mkdir(parents=True, exist_ok=True)
     for name in track_names():
         track = load_track(name)
         path = folder / f"{name}.toml"
-        path.write_text(default_profile(track).to_toml(), "utf-8")
+        path.write_text(default_profile(TrackBoard(track)).to_toml(), "utf-8")
         profile = load_profile(path, track)
         print(f"{path}: {len(profile.spaces)} spaces, {profile.led_count} LEDs")
     return 0

@@ -20,6 +20,7 @@ from toprace_pi.bots import BOT_KINDS
 from toprace_pi.core import registry
 from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.table.tags import WALK_NAMES
 from toprace_pi.report import json_report, text_report
 from toprace_pi.rules.game import Game
 from toprace_pi.rules.variants import variant_names
@@ -136,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
     check_hw.set_defaults(run=_check_hardware)
     enrol = commands.add_parser("enrol", parents=[config_option],
                                 help="enrol the tags of the speed cards, the car tokens or each seat's pit stop cards")
-    enrol.add_argument("what", choices=("cards", "cars", "pitstops"))
+    enrol.add_argument("what", choices=WALK_NAMES)
     enrol.add_argument("--again", action="store_true",
                        help="walk every item anew (by default a walk goes on where an earlier one stopped)")
     enrol.set_defaults(run=_enrol)
@@ -366,25 +367,29 @@ def _check_hardware(args: argparse.Namespace) -> int:
 
 
 def _enrol(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.table.tags import table_tags
     from toprace_pi.table.tools import enrol
 
-    enrol(args.what, _config(args), _tell, again=args.again)
+    config = _config(args)
+    enrol(args.what, config, _tell, tags=table_tags(config), again=args.again)
     return 0
 
 
 def _calibrate(args: argparse.Namespace) -> int:
     import queue
 
+    from toprace_pi.games.toprace.table.board import calibration_target
     from toprace_pi.table.live import open_buttons
     from toprace_pi.table.tools import button_presses, calibrate_board, typed_presses
 
     config = _config(args)
+    target = calibration_target(args.track, args.out)
     if config.button_kind == "simulated":
-        calibrate_board(args.track, config, typed_presses(sys.stdin, _tell), _tell, args.out)
+        calibrate_board(target, config, typed_presses(sys.stdin, _tell), _tell)
         return 0
     events: queue.Queue = queue.Queue()
     with open_buttons(config, events):
-        calibrate_board(args.track, config, button_presses(events), _tell, args.out)
+        calibrate_board(target, config, button_presses(events), _tell)
     return 0
 
 
@@ -409,7 +414,8 @@ def _track_show(args: argparse.Namespace) -> int:
 def _track_check(args: argparse.Namespace) -> int:
     """Every problem of the track and of its board profile in words, exit code 1 if there is one."""
     from toprace_pi.errors import DataError
-    from toprace_pi.hardware.profile import Profile, load_profile, profile_beside
+    from toprace_pi.games.toprace.table.board import load_profile, profile_beside
+    from toprace_pi.hardware.profile import Profile
 
     beside = profile_beside(args.file) if args.file not in track_names() else None
     profile: Profile | None = None

@@ -44,7 +44,7 @@ and the edition they belong to, since the game was printed with other car colour
     ]
 
 Board profiles (which LED lies under which space) are loaded by
-:func:`toprace_pi.hardware.profile.load_profile`.
+:func:`toprace_pi.games.toprace.table.board.load_profile`.
 """
 
 from __future__ import annotations
@@ -112,7 +112,8 @@ def profile_names() -> list[str]:
 def read_document(kind: str, name_or_path: str | Path, shipped: list[str]) -> tuple[str, dict]:
     """A shipped TOML file of ``kind`` (a folder here) by name, or any TOML file by path: its source and content.
 
-    For loaders that live above this package, such as the board profiles' in :mod:`toprace_pi.hardware.profile`.
+    For loaders that live above this package, such as the board profiles' in
+    :mod:`toprace_pi.games.toprace.table.board`.
     """
     source, text = _read(kind, name_or_path, shipped)
     return source, _parse(source, text)

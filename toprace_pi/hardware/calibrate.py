@@ -1,23 +1,25 @@
 """Calibrating a board profile: light one LED after another and say what lies above it.
 
+Any game's board is walked alike, given as a :class:`~toprace_pi.hardware.profile.BoardLayout`.
+
 The walk is pure (no strip, no terminal): :class:`Calibration` holds the LED lit
 now (:attr:`~Calibration.frame`), the question for the person at the board
 (:attr:`~Calibration.prompt`) and takes button presses (:meth:`~Calibration.press`):
 
 ``ok``
-    the lit LED lies under the space asked about: it is that space's LED; the next
-    LED is lit and the next space asked about.
+    the lit LED lies under the cell asked about: it is that cell's LED; the next
+    LED is lit and the next cell asked about.
 ``next``
-    the lit LED lies under no space (a strip at a fixed pitch has LEDs between
-    spaces): skip it, same question.
+    the lit LED lies under no cell (a strip at a fixed pitch has LEDs between
+    cells): skip it, same question.
 ``undo``
     take back the last press, for the slip of a finger 200 LEDs into the walk.
 
-Spaces are asked about in the order of an expected profile (the default snake,
+Cells are asked about in the order of an expected profile (the default layout,
 or the board's previous profile when recalibrating), since the walk only moves
-forward along the strip; then the six placement spaces, then the seat lights.
+forward along the strip; then the placement spaces, then the seat lights.
 Seat lights are optional: running out of LEDs after the placements ends the walk.
-A space under two LEDs is not handled by the walk: add the second LED to the
+A cell under two LEDs is not handled by the walk: add the second LED to the
 saved file by hand. :func:`calibrate` runs the walk on a strip with a stream of
 button names, for the ``toprace-pi calibrate TRACK`` command.
 """
@@ -26,13 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
-from toprace_pi.hardware.profile import MAX_SEATS, PLACES, Profile, default_profile
+from toprace_pi.hardware.profile import MAX_SEATS, BoardLayout, Profile, default_profile
 from toprace_pi.hardware.strip import DARK, RGB, LedStrip
 from toprace_pi.render.palette import ordinal
-from toprace_pi.rules.track import Track
 
 OK, NEXT, UNDO = "ok", "next", "undo"
 LIT: RGB = (255, 255, 255)
@@ -41,26 +43,37 @@ CHOICES = "ok = yes, next = no space here, undo = back"
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What an LED is being sought for: a space (``key`` its id), a placement
-    space (``key`` 1-6) or a seat light (``key`` the game's seat number, from 0)."""
+    """What an LED is being sought for: a cell (kind ``"space"``, ``key`` its id), a placement
+    space (``key`` from 1) or a seat light (``key`` the game's seat number, from 0)."""
 
     kind: str
     key: str | int
     label: str
 
 
+@dataclass(frozen=True)
+class ProfileTarget:
+    """What ``toprace-pi calibrate`` walks: a game's board, the profile expected on it (the default, or the
+    board's last), where the new profile is saved, and whether the table finds it there by itself."""
+
+    board: BoardLayout
+    expected: Profile
+    out: Path
+    found_there: bool = False
+
+
 class Calibration:
-    """One walk along a strip of ``led_count`` LEDs for ``track``."""
+    """One walk along a strip of ``led_count`` LEDs for ``board``."""
 
     def __init__(
-        self, track: Track, led_count: int, *, expected: Profile | None = None, seats: int = MAX_SEATS
+        self, board: BoardLayout, led_count: int, *, expected: Profile | None = None, seats: int = MAX_SEATS
     ) -> None:
         if not 0 <= seats <= MAX_SEATS:
             raise ValueError(f"seats must be from 0 to {MAX_SEATS}, not {seats}")
-        self.track = track
+        self.board = board
         self.led_count = led_count
-        self.targets = _space_targets(track, expected or default_profile(track)) + _other_targets(seats)
-        self.required = len(track.spaces) + PLACES
+        self.targets = _cell_targets(board, expected or default_profile(board)) + _other_targets(board.places, seats)
+        self.required = len(board.cells) + board.places
         self.led = 0
         self.assigned: list[int] = []
         self._history: list[tuple[str, int]] = []
@@ -74,7 +87,7 @@ class Calibration:
 
     @property
     def done(self) -> bool:
-        """Every space and placement space has its LED, and the seat lights too
+        """Every cell and placement space has its LED, and the seat lights too
         unless the strip ended before them."""
         n = len(self.assigned)
         return n == len(self.targets) or (n >= self.required and self.led >= self.led_count)
@@ -93,7 +106,7 @@ class Calibration:
         if target is not None:
             return f"LED {self.led} of {self.led_count} is lit. Is it under {target.label}? ({CHOICES})"
         if self.done:
-            return f"Done: {len(self.assigned)} LEDs assigned for {self.track.name}."
+            return f"Done: {len(self.assigned)} LEDs assigned for {self.board.name}."
         missing = self.targets[len(self.assigned)].label
         return f"No LEDs left, but {missing} has none yet: undo to go back, or check the LED count ({self.led_count})."
 
@@ -119,12 +132,12 @@ class Calibration:
     def profile(self) -> Profile:
         """The calibrated profile, once :attr:`done`."""
         if not self.done:
-            raise DataError(f"calibration of {self.track.name}", [f"not finished: {self.prompt}"])
+            raise DataError(f"calibration of {self.board.name}", [f"not finished: {self.prompt}"])
         found: dict[str, dict[str | int, tuple[int, ...]]] = {"space": {}, "placement": {}, "seat": {}}
         for target, led in zip(self.targets, self.assigned):
             found[target.kind][target.key] = (led,)
         return Profile(
-            track=self.track.name_slug,
+            track=self.board.slug,
             led_count=self.led_count,
             spaces={str(key): leds for key, leds in found["space"].items()},
             placements=tuple(found["placement"].values()),
@@ -134,23 +147,20 @@ class Calibration:
         )
 
 
-def _space_targets(track: Track, expected: Profile) -> list[Target]:
-    """The track's spaces in the order their LEDs come along the expected strip."""
-    order = sorted(track.spaces, key=lambda s: min(expected.spaces.get(s.id, (expected.led_count,))))
-    return [
-        Target("space", s.id, f"space {s.id} (lane {chr(ord('a') + s.lane)}, space {n} of {len(order)})")
-        for n, s in enumerate(order, 1)
-    ]
+def _cell_targets(board: BoardLayout, expected: Profile) -> list[Target]:
+    """The board's cells in the order their LEDs come along the expected strip."""
+    order = sorted(board.cells, key=lambda cell: min(expected.spaces.get(cell, (expected.led_count,))))
+    return [Target("space", cell, f"{board.label(cell)}, {n} of {len(order)}") for n, cell in enumerate(order, 1)]
 
 
-def _other_targets(seats: int) -> list[Target]:
-    places = [Target("placement", n, f"the {ordinal(n)} placement space") for n in range(1, PLACES + 1)]
+def _other_targets(places: int, seats: int) -> list[Target]:
+    placements = [Target("placement", n, f"the {ordinal(n)} placement space") for n in range(1, places + 1)]
     lights = [Target("seat", n, f"the light of seat {n + 1} (discard pile / turn)") for n in range(seats)]
-    return places + lights
+    return placements + lights
 
 
 def calibrate(
-    track: Track,
+    board: BoardLayout,
     strip: LedStrip,
     buttons: Iterable[str],
     *,
@@ -158,11 +168,11 @@ def calibrate(
     expected: Profile | None = None,
     seats: int = MAX_SEATS,
 ) -> Profile:
-    """Walk ``strip`` for ``track`` with the presses in ``buttons`` (``"ok"``,
+    """Walk ``strip`` for ``board`` with the presses in ``buttons`` (``"ok"``,
     ``"next"``, ``"undo"``), showing each LED and saying each question, and return
     the profile (save it with :meth:`Profile.to_toml`). Raises
     :class:`~toprace_pi.errors.DataError` if the presses end before the walk does."""
-    walk = Calibration(track, strip.count, expected=expected, seats=seats)
+    walk = Calibration(board, strip.count, expected=expected, seats=seats)
     strip.show(walk.frame)
     say(walk.prompt)
     for button in buttons:

@@ -29,7 +29,8 @@ from typing import Any, Protocol
 
 from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
-from toprace_pi.hardware.tags import MAX_SEATS, RECORD_PREFIX
+from toprace_pi.hardware.profile import MAX_SEATS
+from toprace_pi.hardware.tags import RECORD_PREFIX
 from toprace_pi.rules.cars import CarSet
 
 #: The keys of the buttons; upper case U is the long press of UNDO.

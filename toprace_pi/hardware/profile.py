@@ -1,71 +1,85 @@
-"""Board profiles: which LED of the strip lies under which space of a track.
+"""Board profiles: which LED of the strip lies under which cell of a game's board.
 
-The rules engine speaks of spaces (``"b12"``), the strip of LED indexes; a
-profile joins the two for one track, so the controller composes frames by space
-with :meth:`Profile.frame_for`. Every board is wired a little differently (LEDs
-skipped between spaces, two LEDs under a long curve space, a strip laid the other
-way round), so a profile is calibrated per board with
-:mod:`~toprace_pi.hardware.calibrate` and saved with :meth:`Profile.to_toml`.
+A game speaks of the cells of its board (Top Race: the track's spaces, ``"b12"``), the
+strip of LED indexes; a profile joins the two for one board, so the controller composes
+frames by cell with :meth:`Profile.frame_for`. Every board is wired a little differently
+(LEDs skipped between cells, two LEDs under a long curve space, a strip laid the other
+way round), so a profile is calibrated per board with :mod:`~toprace_pi.hardware.calibrate`
+and saved with :meth:`Profile.to_toml`. This module knows no game: the board comes as a
+:class:`BoardLayout`, the game's side of it (Top Race's is
+:mod:`toprace_pi.games.toprace.table.board`, which also finds the shipped profiles).
 
 File format (``toprace_pi/data/profiles/<track>.toml``)::
 
     [profile]
-    track = "speed-street"        # the track's name in file name form (Track.name_slug)
+    track = "speed-street"        # the board's name in file name form (BoardLayout.slug)
     led_count = 191               # LEDs on the strip, 0 to led_count - 1
     calibrated = false            # false: a default layout, not yet checked on a board
     note = "..."
     placements = [179, 180, 181, 182, 183, 184]   # under the 1st to 6th placement spaces
     seats = [185, 186, 187, 188, 189, 190]        # optional: discard pile / turn light of seats 1 to 6
 
-    [spaces]                      # every space of the track, each with at least one LED
-    a1 = 0                        # space id = LED index,
+    [spaces]                      # every cell of the board, each with at least one LED
+    a1 = 0                        # cell id = LED index,
     a2 = [1, 2]                   # or a list of LED indexes lit together
 
-Every LED index lies on the strip and is used once at most (spaces, placements
+Every LED index lies on the strip and is used once at most (cells, placements
 and seats together); LEDs listed nowhere stay dark (such as LEDs between
-spaces). Loading reports all problems of a file at once, naming the file and the
-space.
+cells). Loading reports all problems of a file at once, naming the file and the
+cell.
 
-The shipped profiles are DEFAULTS made by :func:`default_profile`, to be
-calibrated on a real board: one LED per space, the strip snaking lane by lane
-(lane a from the start to the finish, lane b back, lane c forward again, so
-consecutive LEDs are neighbouring spaces and the turns sit at the ends of the
-lanes), then the six placement spaces, then the six seat lights.
+:func:`default_profile` makes the layout assumed before calibration: one LED per
+cell in the order of :attr:`BoardLayout.cells` (laid so that consecutive LEDs are
+neighbouring cells), then the placement spaces, then the seat lights.
 """
 
 from __future__ import annotations
 
 import json
-import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, Protocol, TypeGuard
 
-from toprace_pi.data import DEFAULT_TRACK, load_track, profile_names, read_document, track_names
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.strip import DARK, MAX_LEDS, RGB
 from toprace_pi.render.palette import ordinal
-from toprace_pi.rules.track import Track
 
-log = logging.getLogger(__name__)
-#: The profiles found missing beside their track files, each told once.
-_TOLD_DEFAULT: set[Path] = set()
-
-PLACES = 6
+#: Seats around the table, each with an optional light.
 MAX_SEATS = 6
-DEFAULT_NOTE = (
-    "DEFAULT layout, not measured on a board: one LED per space, the strip snaking lane by lane "
-    "(lane a start to finish, lane b back, lane c forward again), then the placement spaces 1st-6th, "
-    "then the seat lights 1-6. Calibrate it to your board."
-)
+
+
+class BoardLayout(Protocol):
+    """A game's board as the strip sees it: what a profile is made for and checked against."""
+
+    @property
+    def slug(self) -> str:
+        """The board's name in file name form, written as the profile's ``track``."""
+
+    @property
+    def name(self) -> str:
+        """The board's name for messages."""
+
+    @property
+    def cells(self) -> Sequence[str]:
+        """Every cell id, in the order a strip laid by default runs under them."""
+
+    @property
+    def places(self) -> int:
+        """How many placement spaces lie beside the board (lit 1st, 2nd, ...)."""
+
+    @property
+    def note(self) -> str:
+        """What the default layout assumes, for its profile's note."""
+
+    def label(self, cell: str) -> str:
+        """``cell`` as the calibration asks about it ("space a1 (lane a)")."""
 
 
 @dataclass(frozen=True)
 class Profile:
-    """Where the LEDs lie for one track. ``spaces`` maps every space id to its
-    LEDs; ``placements[0]`` are the LEDs of the 1st placement space;
+    """Where the LEDs lie for one board (``track``: its :attr:`BoardLayout.slug`). ``spaces`` maps every
+    cell id to its LEDs; ``placements[0]`` are the LEDs of the 1st placement space;
     ``seats[n]`` those of seat ``n`` (the game's seat numbers, from 0)."""
 
     track: str
@@ -82,7 +96,7 @@ class Profile:
         placements: Mapping[int, RGB] | None = None,
         seats: Mapping[int, RGB] | None = None,
     ) -> list[RGB]:
-        """A whole frame: ``spaces`` by space id, ``placements`` by place (1-6),
+        """A whole frame: ``spaces`` by cell id, ``placements`` by place (from 1),
         ``seats`` by the game's seat number (0-5); all other LEDs dark. Seats
         without a light on this board are left out, since seat lights are optional."""
         frame = [DARK] * self.led_count
@@ -91,8 +105,8 @@ class Profile:
                 raise ValueError(f"the {self.track} profile has no space {space_id!r}")
             self._paint(frame, self.spaces[space_id], colour)
         for place, colour in (placements or {}).items():
-            if not 1 <= place <= PLACES:
-                raise ValueError(f"place {place} is not from 1 to {PLACES}")
+            if not 1 <= place <= len(self.placements):
+                raise ValueError(f"place {place} is not from 1 to {len(self.placements)}")
             self._paint(frame, self.placements[place - 1], colour)
         for seat, colour in (seats or {}).items():
             if not 0 <= seat < MAX_SEATS:
@@ -107,8 +121,8 @@ class Profile:
             frame[led] = colour
 
     def to_toml(self) -> str:
-        """The profile as a file :func:`toprace_pi.data.load_profile` reads back
-        unchanged; spaces are listed in the order of the strip."""
+        """The profile as a file :meth:`from_dict` reads back unchanged; cells are listed in the order
+        of the strip."""
         lines = [f"# LED profile for the track {self.track}: which LED of the strip lies under which space."]
         if not self.calibrated:
             lines.append("# A DEFAULT layout, not calibrated: run the calibration on your board and save its result.")
@@ -120,7 +134,8 @@ class Profile:
             f"led_count = {self.led_count}",
             f"calibrated = {str(self.calibrated).lower()}",
             f"note = {json.dumps(self.note)}",
-            f"placements = [{', '.join(_leds_toml(leds) for leds in self.placements)}]  # 1st to 6th",
+            f"placements = [{', '.join(_leds_toml(leds) for leds in self.placements)}]  # 1st to "
+            f"{ordinal(len(self.placements))}",
             f"seats = [{', '.join(_leds_toml(leds) for leds in self.seats)}]  # seats 1 to {len(self.seats)}",
             "",
             "[spaces]",
@@ -130,10 +145,10 @@ class Profile:
         return "\n".join(lines) + "\n"
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], source: str, track: Track) -> Profile:
-        """Build a profile for ``track`` from parsed TOML, reporting every problem
+    def from_dict(cls, data: Mapping[str, Any], source: str, board: BoardLayout) -> Profile:
+        """Build a profile for ``board`` from parsed TOML, reporting every problem
         at once as a :class:`~toprace_pi.errors.DataError` naming ``source``."""
-        return _ProfileBuilder(data, source, track).build()
+        return _ProfileBuilder(data, source, board).build()
 
 
 def _leds_toml(leds: tuple[int, ...]) -> str:
@@ -144,80 +159,28 @@ def _key_toml(key: str) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
 
 
-def snake_order(track: Track) -> list[str]:
-    """The space ids lane by lane, every other lane run backwards: the order of a
-    strip laid along lane a, back along lane b, forward along lane c."""
-    order: list[str] = []
-    for lane in range(track.lanes):
-        ids = [s.id for s in sorted((s for s in track.spaces if s.lane == lane), key=lambda s: s.front)]
-        order += reversed(ids) if lane % 2 else ids
-    return order
-
-
-def default_profile(track: Track) -> Profile:
-    """The layout assumed before calibration: one LED per space along
-    :func:`snake_order`, then one per placement space, then one per seat."""
-    order = snake_order(track)
-    first_placement = len(order)
-    first_seat = first_placement + PLACES
+def default_profile(board: BoardLayout) -> Profile:
+    """The layout assumed before calibration: one LED per cell in the order of
+    :attr:`BoardLayout.cells`, then one per placement space, then one per seat."""
+    first_placement = len(board.cells)
+    first_seat = first_placement + board.places
     return Profile(
-        track=track.name_slug,
+        track=board.slug,
         led_count=first_seat + MAX_SEATS,
-        spaces={space_id: (led,) for led, space_id in enumerate(order)},
-        placements=tuple((first_placement + n,) for n in range(PLACES)),
+        spaces={cell: (led,) for led, cell in enumerate(board.cells)},
+        placements=tuple((first_placement + n,) for n in range(board.places)),
         seats=tuple((first_seat + n,) for n in range(MAX_SEATS)),
-        note=DEFAULT_NOTE,
+        note=board.note,
     )
-
-
-def load_profile(name_or_path: str | Path = DEFAULT_TRACK, track: Track | None = None) -> Profile:
-    """A shipped LED profile by track name (``"lake-lane"``), a profile file by path, or the profile of a
-    track file given by its path (a :attr:`Track.slug`): the profile beside it (:func:`profile_beside`), or
-    the default layout with a warning until the board is calibrated, as for a shipped track.
-
-    A profile file is checked against ``track``, or when that is not given against the shipped track it
-    names (a profile for a track of your own needs that track).
-    """
-    source, data = read_document("profiles", name_or_path, profile_names())
-    if "track" in data and "profile" not in data:
-        return _profile_of_track_file(Path(name_or_path))
-    if track is None:
-        header = data.get("profile")
-        slug = header.get("track") if isinstance(header, dict) else None
-        if slug not in track_names():
-            choices = ", ".join(track_names())
-            raise DataError(source, [f"[profile]: 'track' {slug!r} is not a shipped track ({choices}): "
-                                     "load it with its track file ([game] track in the config)"])
-        track = load_track(slug)
-    return Profile.from_dict(data, source, track)
-
-
-def profile_beside(track_file: str | Path) -> Path:
-    """Where the board profile of a track file lives: ``my-street.toml`` -> ``my-street.profile.toml``
-    in the same folder, so the two travel together and no config needs to name the profile."""
-    path = Path(track_file)
-    return path.with_name(f"{path.stem}.profile.toml")
-
-
-def _profile_of_track_file(track_file: Path) -> Profile:
-    track = load_track(track_file)
-    beside = profile_beside(track_file)
-    if beside.is_file():
-        return load_profile(beside, track)
-    if beside not in _TOLD_DEFAULT:  # once a file: the demo and the table each load a profile twice
-        _TOLD_DEFAULT.add(beside)
-        log.warning("%s has no board profile beside it (%s): the default layout is used until "
-                    "toprace-pi calibrate %s saves one", track_file, beside.name, track_file)
-    return default_profile(track)
 
 
 class _ProfileBuilder:
     """Schema checks for profile data; collects problems instead of stopping."""
 
-    def __init__(self, data: Mapping[str, Any], source: str, track: Track) -> None:
+    def __init__(self, data: Mapping[str, Any], source: str, board: BoardLayout) -> None:
         self.data = data
         self.source = source
-        self.track = track
+        self.board = board
         self.problems: list[str] = []
         self.led_count: int | None = None
         self.owners: dict[int, str] = {}
@@ -233,8 +196,10 @@ class _ProfileBuilder:
         spaces = self._spaces()
         placements = self._led_list(header.get("placements"), "placements", lambda n: f"placement {ordinal(n + 1)}")
         seats = self._led_list(header.get("seats", []), "seats", lambda n: f"seat {n + 1}")
-        if len(placements) != PLACES and isinstance(header.get("placements"), list):
-            self.fail("[profile]", f"'placements' lists {len(placements)} placement spaces, not {PLACES} (1st-6th)")
+        places = self.board.places
+        if len(placements) != places and isinstance(header.get("placements"), list):
+            self.fail("[profile]", f"'placements' lists {len(placements)} placement spaces, not {places} "
+                                   f"(1st-{ordinal(places)})")
         if len(seats) > MAX_SEATS:
             self.fail("[profile]", f"'seats' lists {len(seats)} seats, at most {MAX_SEATS}")
         if self.problems:
@@ -252,8 +217,8 @@ class _ProfileBuilder:
         unknown = set(header) - {"track", "led_count", "calibrated", "note", "placements", "seats"}
         if unknown:
             self.fail("[profile]", f"unknown key(s) {', '.join(sorted(unknown))}")
-        if header.get("track") != self.track.name_slug:
-            self.fail("[profile]", f"'track' is {header.get('track')!r}, but this is {self.track.name_slug!r}")
+        if header.get("track") != self.board.slug:
+            self.fail("[profile]", f"'track' is {header.get('track')!r}, but this is {self.board.slug!r}")
         count = header.get("led_count")
         if _is_index(count) and 0 < count <= MAX_LEDS:
             self.led_count = count
@@ -264,7 +229,7 @@ class _ProfileBuilder:
         if not isinstance(header.get("note", ""), str):
             self.fail("[profile]", "'note' must be a string")
         if "placements" not in header:
-            self.fail("[profile]", f"'placements' missing: the LEDs of the {PLACES} placement spaces")
+            self.fail("[profile]", f"'placements' missing: the LEDs of the {self.board.places} placement spaces")
         return dict(header)
 
     def _spaces(self) -> dict[str, tuple[int, ...]]:
@@ -272,17 +237,18 @@ class _ProfileBuilder:
         if not isinstance(table, Mapping):
             self.fail("[spaces]", "missing table")
             return {}
+        cells = set(self.board.cells)
         spaces = {}
-        for space_id, value in table.items():
-            if space_id not in self.track or space_id == "finish":
-                self.fail(f"space {space_id}", f"{self.track.name} has no such space")
+        for cell, value in table.items():
+            if cell not in cells:
+                self.fail(f"space {cell}", f"{self.board.name} has no such space")
                 continue
-            leds = self._leds(value, f"space {space_id}")
+            leds = self._leds(value, f"space {cell}")
             if leds:
-                spaces[space_id] = leds
-        for space in self.track.spaces:
-            if space.id not in table:
-                self.fail(f"space {space.id}", "has no LED")
+                spaces[cell] = leds
+        for cell in self.board.cells:
+            if cell not in table:
+                self.fail(f"space {cell}", "has no LED")
         return spaces
 
     def _led_list(self, value: object, key: str, name: Callable[[int], str]) -> list[tuple[int, ...]]:

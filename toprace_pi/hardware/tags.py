@@ -6,9 +6,11 @@ its own memory (``toprace card 17``, ``toprace car red``), and the registry maps
 uids to meanings for tags that cannot hold a record. The registry wins when both
 speak. The record's format is in :mod:`toprace_pi.hardware.ndef`.
 
-A car tag names its car by id, read against the cars of the deck in play
-(:class:`~toprace_pi.rules.cars.CarSet`): a token of another edition's car is
-refused, with a message that says so.
+What the words mean is the game's: this module knows no game, only a
+:class:`Vocabulary` that turns a KEY (the words after the prefix, ``"card 17"``)
+into an IDENTITY (what the game makes of it, ``("card", 17)``) and back. Every
+game's records share the prefix, written before games other than Top Race came,
+so the tags written then keep working.
 """
 
 from __future__ import annotations
@@ -18,105 +20,72 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Union
+from typing import Generic, Protocol, TypeVar
 
 from toprace_pi.errors import DataError
 from toprace_pi.files import write_atomically
 from toprace_pi.hardware.events import Event, TagLaid, TagLifted
-from toprace_pi.rules.cards import DECK_SIZE, Deck
-from toprace_pi.rules.cars import Car, CarSet
 
-CardId = tuple[Literal["card"], int]
-CarId = tuple[Literal["car"], Car]
-PitId = tuple[Literal["pit"], int]
-#: What a tag stands for: ``("card", 17)``, ``("car", red)`` (a car of the deck), or ``("pit", 2)``: one of
-#: the pit stop cards of seat 2 (counted from 0; the Pit Stop rule).
-Identity = Union[CardId, CarId, PitId]
-#: Pit stop cards per seat (each is enrolled to its seat).
-PIT_CARDS_PER_SEAT = 3
-MAX_SEATS = 6
-
+#: The first word of every record the table writes.
 RECORD_PREFIX = "toprace"
-UNKNOWN_TAG = "this tag is not enrolled: run toprace-pi enrol cards"
-
 REGISTRY_VERSION = 1
+#: The lengths of an NFC uid: single, double and triple size.
+UID_SIZES = (4, 7, 10)
+#: A game's identity type (Top Race: a tuple such as ``("card", 17)``).
+Ident = TypeVar("Ident")
 
 
-# --- identities ---------------------------------------------------------------------------------------------------
+class Vocabulary(Protocol[Ident]):
+    """A game's words for its tags. An identity is whatever the game compares and acts on (Top Race:
+    ``("card", 17)``); a key is its words in a record and in the registry file (``"card 17"``)."""
+
+    def identity(self, key: str) -> Ident | None:
+        """What ``key`` stands for in this game; ``None`` when it names nothing here."""
+
+    def key(self, identity: Ident) -> str:
+        """The words that name ``identity``: ``identity(key(x)) == x``."""
+
+    def describe(self, identity: Ident) -> str:
+        """``identity`` for people, as prompts and answers name it ("the Blue car token")."""
+
+    def unknown(self, key_or_record: str | None) -> str:
+        """Why a tag whose key or record names nothing here is refused."""
+
+    def key_forms(self) -> str:
+        """The keys this game knows, for a registry file's error message (``"'card N' (1-48) or ..."``)."""
 
 
-def identity_key(identity: Identity) -> str:
-    """``"card 17"`` or ``"car red"``: the words after the prefix in a record, and a registry value."""
-    kind, value = identity
-    if isinstance(value, Car):
-        return f"car {value.id}"
-    return f"{kind} {value if kind == 'card' else value + 1}"
-
-
-def record_text(identity: Identity) -> str:
+def record_text(key: str) -> str:
     """The text record written to a tag: ``"toprace card 17"``."""
-    return f"{RECORD_PREFIX} {identity_key(identity)}"
+    return f"{RECORD_PREFIX} {key}"
 
 
-def parse_record(text: str | None, cars: CarSet) -> Identity | None:
-    """The identity a record names, its car one of ``cars``; ``None`` for any other
-    text (another app's tag, a car of another edition)."""
-    words = _record_words(text)
-    return _identity(words[1], words[2], cars) if words else None
+def record_key(text: str | None) -> str | None:
+    """The key in one of our records (the words after the prefix); ``None`` for another app's text."""
+    words = (text or "").split(maxsplit=1)
+    return words[1] if len(words) == 2 and words[0] == RECORD_PREFIX else None
 
 
-def unknown_tag(record: str | None, cars: CarSet) -> str:
-    """Why a tag that names nothing here is refused: a car token of another edition, or not enrolled."""
-    words = _record_words(record)
-    if words and words[1] == "car":
-        return f"this tag is the car token {words[2]!r}, which this deck does not have (its cars: {cars.ids})"
-    return UNKNOWN_TAG
-
-
-def _record_words(text: str | None) -> list[str]:
-    """The three words of one of our records, else none."""
-    words = text.split() if text else []
-    return words if len(words) == 3 and words[0] == RECORD_PREFIX else []
-
-
-def _identity(kind: str, value: str, cars: CarSet) -> Identity | None:
-    # The length check keeps int() from a string of thousands of digits, which it refuses.
-    number = int(value) if value.isascii() and value.isdigit() and len(value) <= 3 else None
-    if kind == "card" and number is not None and 1 <= number <= DECK_SIZE:
-        return ("card", number)
-    if kind == "car":
-        try:
-            return ("car", cars.parse(value))
-        except ValueError:
-            return None
-    if kind == "pit" and number is not None and 1 <= number <= MAX_SEATS:
-        return ("pit", number - 1)
-    return None
-
-
-def describe(identity: Identity, deck: Deck | None = None) -> str:
-    """For people: ``"speed card #1 Red 6 / Yellow 4 / Black 2 / Blue 1"`` (with a deck) or ``"the Red car"``."""
-    kind, value = identity
-    if isinstance(value, Car):
-        return f"the {value} car"
-    if kind == "pit":
-        return f"a pit stop card of seat {value + 1}"
-    return f"speed card {deck[value]}" if deck is not None and value in deck else f"speed card #{value}"
+def parse_record(text: str | None, vocabulary: Vocabulary[Ident]) -> Ident | None:
+    """The identity a record names in ``vocabulary``; ``None`` for any other text."""
+    key = record_key(text)
+    return vocabulary.identity(key) if key is not None else None
 
 
 # --- the registry -------------------------------------------------------------------------------------------------
 
 
-class TagRegistry:
-    """Enrolled tags: uid -> identity, kept in a JSON file; car tags are of ``cars``, the deck's.
+class TagRegistry(Generic[Ident]):
+    """Enrolled tags: uid -> identity in ``vocabulary``, kept in a JSON file of keys.
 
     File format: ``{"version": 1, "tags": {"04a1b2c3d4e580": "card 17", "04...": "car red"}}``.
-    A registry holds the car tokens of one edition: a box of another keeps its own file.
+    The file holds keys, not identities, so it reads the same under any version of the game's code; a key
+    the vocabulary does not know (a car token of another edition) is refused when the file is loaded.
     """
 
-    def __init__(self, entries: Mapping[bytes, Identity] | None = None, *, cars: CarSet) -> None:
-        self.cars = cars
-        self._tags: dict[bytes, Identity] = dict(entries or {})
+    def __init__(self, entries: Mapping[bytes, Ident] | None = None, *, vocabulary: Vocabulary[Ident]) -> None:
+        self.vocabulary = vocabulary
+        self._tags: dict[bytes, Ident] = dict(entries or {})
 
     def __repr__(self) -> str:
         return f"<TagRegistry: {len(self._tags)} tags>"
@@ -130,18 +99,18 @@ class TagRegistry:
     def __iter__(self) -> Iterator[bytes]:
         return iter(self._tags)
 
-    def get(self, uid: bytes) -> Identity | None:
+    def get(self, uid: bytes) -> Ident | None:
         return self._tags.get(uid)
 
-    def add(self, uid: bytes, identity: Identity) -> None:
+    def add(self, uid: bytes, identity: Ident) -> None:
         self._tags[bytes(uid)] = identity
 
-    def identify(self, event: TagLaid) -> Identity | None:
+    def identify(self, event: TagLaid) -> Ident | None:
         """What the tag just laid stands for: from the registry, else from its record; ``None`` if unknown."""
-        return self._tags.get(event.uid) or parse_record(event.record, self.cars)
+        return self._tags.get(event.uid) or parse_record(event.record, self.vocabulary)
 
     def to_dict(self) -> dict[str, object]:
-        tags = {uid.hex(): identity_key(identity) for uid, identity in sorted(self._tags.items())}
+        tags = {uid.hex(): self.vocabulary.key(identity) for uid, identity in sorted(self._tags.items())}
         return {"version": REGISTRY_VERSION, "tags": tags}
 
     def save(self, path: str | Path) -> None:
@@ -149,9 +118,9 @@ class TagRegistry:
         write_atomically(Path(path), json.dumps(self.to_dict(), indent=2) + "\n")
 
     @classmethod
-    def load(cls, path: str | Path, cars: CarSet) -> TagRegistry:
-        """The registry in ``path`` for a deck's ``cars``; empty when there is no such file yet (tags with
-        records still work).
+    def load(cls, path: str | Path, vocabulary: Vocabulary[Ident]) -> TagRegistry[Ident]:
+        """The registry in ``path`` read with ``vocabulary``; empty when there is no such file yet (tags
+        with records still work).
 
         Raises :class:`DataError` naming the file when it is not a valid registry.
         """
@@ -159,7 +128,7 @@ class TagRegistry:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return cls(cars=cars)
+            return cls(vocabulary=vocabulary)
         except OSError as exc:  # a folder, no permission, a name too long...
             raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
         except UnicodeDecodeError:
@@ -172,54 +141,68 @@ class TagRegistry:
             raise DataError(str(path), [f"not valid JSON: {exc}"]) from None
         except RecursionError:
             raise DataError(str(path), ["not valid JSON: nested too deeply"]) from None
-        return cls.from_dict(data, str(path), cars)
+        return cls.from_dict(data, str(path), vocabulary)
 
     @classmethod
-    def from_dict(cls, data: object, source: str, cars: CarSet) -> TagRegistry:
+    def from_dict(cls, data: object, source: str, vocabulary: Vocabulary[Ident]) -> TagRegistry[Ident]:
         """Build a registry from parsed JSON, reporting every problem at once."""
         if not isinstance(data, dict) or data.get("version") != REGISTRY_VERSION or not isinstance(
             data.get("tags"), dict
         ):
             raise DataError(source, [f'expected {{"version": {REGISTRY_VERSION}, "tags": {{uid: "card 17", ...}}}}'])
         problems: list[str] = []
-        entries = [_entry(key, value, cars, problems) for key, value in data["tags"].items()]
+        entries = [_entry(key, value, vocabulary, problems) for key, value in data["tags"].items()]
         if problems:
             raise DataError(source, problems)
-        return cls(dict(entry for entry in entries if entry is not None), cars=cars)
+        return cls(dict(entry for entry in entries if entry is not None), vocabulary=vocabulary)
 
 
-def _entry(key: str, value: object, cars: CarSet, problems: list[str]) -> tuple[bytes, Identity] | None:
+def _entry(key: str, value: object, vocabulary: Vocabulary[Ident], problems: list[str]) -> tuple[bytes, Ident] | None:
     try:
         uid = bytes.fromhex(key)
     except ValueError:
         uid = b""
-    words = value.split() if isinstance(value, str) else []
-    identity = _identity(words[0], words[1], cars) if len(words) == 2 else None
-    if len(uid) not in (4, 7, 10):
+    identity = vocabulary.identity(value) if isinstance(value, str) else None
+    if len(uid) not in UID_SIZES:
         problems.append(f"tag {key!r}: a uid is 4, 7 or 10 bytes in hex, like '04a1b2c3d4e580'")
     if identity is None:
-        problems.append(f"tag {key!r}: {value!r} is not 'card N' (1-{DECK_SIZE}), 'car COLOUR' (a car of this "
-                        f"deck: {cars.ids}) or 'pit SEAT' (1-6)")
+        problems.append(f"tag {key!r}: {value!r} is not {vocabulary.key_forms()}")
     return (uid, identity) if identity is not None else None
 
 
 # --- enrolment ----------------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Walk(Generic[Ident]):
+    """One enrolment walk a game offers (``toprace-pi enrol NAME``): the identities to enrol, in the order
+    they are asked for (one repeated for several tags that stand for the same), and the reader they are laid
+    on (``None``: the table's discard reader)."""
+
+    identities: tuple[Ident, ...]
+    reader: str | None = None
+
+
+@dataclass(frozen=True)
+class TagBook(Generic[Ident]):
+    """A game's tags at one table: the vocabulary they are read with, and its walks by name (what
+    ``toprace-pi enrol NAME`` may enrol)."""
+
+    vocabulary: Vocabulary[Ident]
+    walks: Mapping[str, Walk[Ident]]
+
+
 @dataclass(frozen=True, slots=True)
-class Enrolled:
+class Enrolled(Generic[Ident]):
     """One tag taken on: what it stands for, and the record to write to it if it is an NTAG."""
 
     uid: bytes
-    identity: Identity
-
-    @property
-    def record(self) -> str:
-        return record_text(self.identity)
+    identity: Ident
+    record: str
 
 
-class Enrolment:
-    """The walk that asks for each card (or car) in turn and takes the next tag laid for it.
+class Enrolment(Generic[Ident]):
+    """The walk that asks for each item of a :class:`Walk` in turn and takes the next tag laid for it.
 
     Pure logic fed with reader events: the command line shows :attr:`prompt`,
     passes each event to :meth:`offer`, prints the answer, and in the end adds
@@ -228,28 +211,15 @@ class Enrolment:
     already stand for, so a box can be enrolled again, or added to, safely.
     """
 
-    def __init__(self, wanted: Sequence[Identity], *, deck: Deck | None = None, known: TagRegistry | None = None):
+    def __init__(
+        self, wanted: Sequence[Ident], vocabulary: Vocabulary[Ident], *, known: TagRegistry[Ident] | None = None
+    ) -> None:
         self.total = len(wanted)
+        self.vocabulary = vocabulary
         self._wanted = tuple(wanted)
-        self._deck = deck
         self._known = known
-        self._enrolled: list[Enrolled] = []
+        self._enrolled: list[Enrolled[Ident]] = []
         self._lying: bytes | None = None
-
-    @classmethod
-    def cards(cls, deck: Deck, known: TagRegistry | None = None) -> Enrolment:
-        """Every speed card of ``deck`` in number order."""
-        return cls([("card", number) for number in sorted(deck.numbers)], deck=deck, known=known)
-
-    @classmethod
-    def pit_stops(cls, players: int, known: TagRegistry | None = None) -> Enrolment:
-        """The pit stop cards: three for each seat, so a card laid names its claimant."""
-        return cls([("pit", seat) for seat in range(players) for _ in range(PIT_CARDS_PER_SEAT)], known=known)
-
-    @classmethod
-    def cars(cls, cars: CarSet, known: TagRegistry | None = None) -> Enrolment:
-        """The car tokens of a deck's edition, in its order."""
-        return cls([("car", car) for car in cars], known=known)
 
     def __repr__(self) -> str:
         return f"<Enrolment: {len(self._enrolled)} of {len(self._wanted)} tags>"
@@ -274,14 +244,14 @@ class Enrolment:
         return len(self._enrolled) == len(self._wanted)
 
     @property
-    def enrolled(self) -> tuple[Enrolled, ...]:
+    def enrolled(self) -> tuple[Enrolled[Ident], ...]:
         return tuple(self._enrolled)
 
     @property
     def prompt(self) -> str:
         if self.done:
             return f"all {len(self._wanted)} tags are enrolled"
-        return f"scan {describe(self._wanted[len(self._enrolled)], self._deck)}"
+        return f"scan {self.vocabulary.describe(self._wanted[len(self._enrolled)])}"
 
     def offer(self, event: Event) -> str:
         """Take a reader event; answer what became of it ("" when it is ignored)."""
@@ -296,13 +266,13 @@ class Enrolment:
     def _take(self, uid: bytes) -> str:
         wanted = self._wanted[len(self._enrolled)]
         if any(e.uid == uid for e in self._enrolled):
-            return f"this tag is already enrolled as {describe(self._taken_as(uid) or wanted, self._deck)}"
+            return f"this tag is already enrolled as {self.vocabulary.describe(self._taken_as(uid) or wanted)}"
         taken = self._taken_as(uid)
         if taken is not None and taken != wanted:
-            return f"this tag is already enrolled as {describe(taken, self._deck)}"
-        self._enrolled.append(Enrolled(uid, wanted))
-        return f"enrolled {describe(wanted, self._deck)}"
+            return f"this tag is already enrolled as {self.vocabulary.describe(taken)}"
+        self._enrolled.append(Enrolled(uid, wanted, record_text(self.vocabulary.key(wanted))))
+        return f"enrolled {self.vocabulary.describe(wanted)}"
 
-    def _taken_as(self, uid: bytes) -> Identity | None:
+    def _taken_as(self, uid: bytes) -> Ident | None:
         earlier = next((e.identity for e in self._enrolled if e.uid == uid), None)
         return earlier or (self._known.get(uid) if self._known is not None else None)

@@ -21,7 +21,6 @@ from typing import Any, Protocol
 from toprace_pi.core import registry
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
-from toprace_pi.hardware.tags import unknown_tag
 from toprace_pi.table.journal import Journal
 from toprace_pi.table.modes import Choice, Identity, InputMode, Refusal, Step
 from toprace_pi.table.side import GameTable
@@ -126,7 +125,7 @@ class TableController:
     def _tag(self, event: TagLaid) -> None:
         what = self.identify(event)
         if what is None:
-            self.refuse(unknown_tag(event.record, self.game.cars))
+            self.refuse(self.side.unknown_tag(event.record, self.game))
         elif self.side.ignores(event.reader, what, self.game):
             log.debug("%s read again on the %s reader: no new input", what, event.reader)
         elif self.entry is not None:

@@ -19,10 +19,12 @@ from typing import Any
 from toprace_pi import service
 from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.table.board import load_profile
+from toprace_pi.games.toprace.table.tags import Identity, TopRaceVocabulary
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.gpio import gpio_missing
-from toprace_pi.hardware.profile import Profile, load_profile
+from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
@@ -181,12 +183,13 @@ def _cannot_start(announcer: Announcer, exc: Exception) -> None:
     announcer.close()
 
 
-def _registry(config: TableConfig, cars: CarSet, announcer: Announcer) -> TagRegistry:
+def _registry(config: TableConfig, cars: CarSet, announcer: Announcer) -> TagRegistry[Identity]:
     """The enrolled tags, their car tokens those of the game's deck (a resumed game keeps its own)."""
+    vocabulary = TopRaceVocabulary(cars)
     if not config.registry.exists():
         announcer.say(f"no tags are enrolled yet ({config.registry}): run toprace-pi enrol cards")
-        return TagRegistry(cars=cars)
-    return TagRegistry.load(config.registry, cars)
+        return TagRegistry(vocabulary=vocabulary)
+    return TagRegistry.load(config.registry, vocabulary)
 
 
 def open_buttons(config: TableConfig, events: queue.Queue[Event]) -> Any:

@@ -46,6 +46,9 @@ class GameTable(Protocol):
     def announcement(self, event: Any, names: tuple[str, ...]) -> str | None:
         """The sentence the table speaks for an event, if it is worth one."""
 
+    def unknown_tag(self, record: str | None, game: Any) -> str:
+        """Why a tag that names nothing of the game is refused (another edition's token, not enrolled)."""
+
     def ignores(self, reader: str, identity: Identity, game: Any) -> bool:
         """Whether a tag read on ``reader`` is no new input (a card lying on a pile read again)."""
 

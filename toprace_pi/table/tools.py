@@ -8,14 +8,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.data import load_deck, load_track, track_names
 from toprace_pi.files import write_atomically
 from toprace_pi.hardware import HardwareError
-from toprace_pi.hardware.calibrate import calibrate
+from toprace_pi.hardware.calibrate import ProfileTarget, calibrate
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
-from toprace_pi.hardware.profile import load_profile, profile_beside
 from toprace_pi.hardware.strip import open_strip
-from toprace_pi.hardware.tags import Enrolment, TagRegistry
+from toprace_pi.hardware.tags import Enrolment, Ident, TagBook, TagRegistry
 from toprace_pi.table.config import TableConfig
 from toprace_pi.table.live import open_hub, open_reader
 from toprace_pi.table.run import ReaderSlot
@@ -23,29 +21,23 @@ from toprace_pi.table.run import ReaderSlot
 Say = Callable[[str], None]
 
 
-def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick: float = 0.02,
-          again: bool = False, clock: Callable[[], float] = time.monotonic) -> TagRegistry:
-    """Walk through the configured deck (``kind="cards"``), its six car tokens
-    (``"cars"``) or the pit stop cards, three per seat (``"pitstops"``): each tag
-    laid on the reader is taken for the item asked for and its record written
-    where the tag takes one.
+def enrol(kind: str, config: TableConfig, say: Say, *, tags: TagBook[Ident], reader: Any = None, tick: float = 0.02,
+          again: bool = False, clock: Callable[[], float] = time.monotonic) -> TagRegistry[Ident]:
+    """Walk through the game's walk ``kind`` of ``tags`` (Top Race: ``"cards"``, ``"cars"``,
+    ``"pitstops"``): each tag laid on the reader is taken for the item asked for and its record
+    written where the tag takes one.
 
     The registry is saved after every tag, so an interrupted walk loses nothing
     and the next one goes on where it stopped (``again``: walk everything anew).
     A reader that fails is said, retried as the table retries it, and welcomed back."""
-    deck = load_deck(config.deck)
-    registry = TagRegistry.load(config.registry, deck.cars)
-    walks = {
-        "cards": lambda: Enrolment.cards(deck, registry),
-        "cars": lambda: Enrolment.cars(deck.cars, registry),
-        "pitstops": lambda: Enrolment.pit_stops(len(config.players), registry),
-    }
-    walk = walks[kind]()
+    registry = TagRegistry.load(config.registry, tags.vocabulary)
+    wanted = tags.walks[kind]
+    walk = Enrolment(wanted.identities, tags.vocabulary, known=registry)
     skipped = 0 if again else walk.resume()
     if skipped:
         say(f"{skipped} of {walk.total} are enrolled already (in {config.registry}): going on from there")
-    slot = ReaderSlot("enrolment", (lambda: reader) if reader is not None else lambda: _enrol_reader(kind, config),
-                      clock)
+    opener = (lambda: reader) if reader is not None else lambda: _enrol_reader(wanted.reader, config)
+    slot = ReaderSlot("enrolment", opener, clock)
     try:
         _walk(walk, slot, registry, config.registry, say, tick)
     finally:
@@ -54,7 +46,9 @@ def enrol(kind: str, config: TableConfig, say: Say, *, reader: Any = None, tick:
     return registry
 
 
-def _walk(walk: Enrolment, slot: ReaderSlot, registry: TagRegistry, path: Path, say: Say, tick: float) -> None:
+def _walk(
+    walk: Enrolment[Ident], slot: ReaderSlot, registry: TagRegistry[Ident], path: Path, say: Say, tick: float
+) -> None:
     say(walk.prompt)
     while not walk.done:
         for event in slot.poll():
@@ -74,10 +68,11 @@ def _walk(walk: Enrolment, slot: ReaderSlot, registry: TagRegistry, path: Path, 
         time.sleep(tick)
 
 
-def _enrol_reader(kind: str, config: TableConfig) -> Any:
-    """The cars reader for car tokens, else the discard reader: on the Pi if it is there, else the hub."""
+def _enrol_reader(name: str | None, config: TableConfig) -> Any:
+    """The reader the walk names (if the table has it), else the discard reader: on the Pi if it is there,
+    else the hub."""
     by_name = {r.name: r for r in config.readers}
-    wanted = by_name.get("cars") if kind == "cars" else None
+    wanted = by_name.get(name) if name is not None else None
     wanted = wanted or by_name.get("discard")
     if wanted is not None:
         return open_reader(wanted)()
@@ -97,25 +92,19 @@ def _write_record(reader: Any, record: str, say: Say) -> None:
         say(f"(could not write the record: {exc})")
 
 
-def calibrate_board(track_name: str, config: TableConfig, buttons: Iterator[str], say: Say,
-                    out: Path | None = None) -> Path:
-    """Light one LED at a time, assign each with NEXT/OK, and save the profile: by default beside a track
-    file (where the table finds it by itself), or for a shipped track as ``TRACK.toml`` here."""
-    track = load_track(track_name)
-    default = load_profile(track.slug)
-    beside = profile_beside(track.slug) if track_name not in track_names() else None
-    out = out or beside or Path(f"{track_name}.toml")
-    strip = open_strip(config.strip, count=default.led_count)
+def calibrate_board(target: ProfileTarget, config: TableConfig, buttons: Iterator[str], say: Say) -> Path:
+    """Light one LED at a time, assign each with NEXT/OK, and save the profile where ``target`` says."""
+    strip = open_strip(config.strip, count=target.expected.led_count)
     try:
-        profile = calibrate(track, strip, buttons, say=say, expected=default)
+        profile = calibrate(target.board, strip, buttons, say=say, expected=target.expected)
     finally:
         strip.close()
-    write_atomically(out, profile.to_toml())  # a power cut mid-write keeps the old profile
-    if beside is not None and out.resolve() == beside:
-        say(f"saved the profile to {out}, beside its track file: the table finds it there")
+    write_atomically(target.out, profile.to_toml())  # a power cut mid-write keeps the old profile
+    if target.found_there:
+        say(f"saved the profile to {target.out}, beside its track file: the table finds it there")
     else:
-        say(f"saved the profile to {out}; set [files] profile = \"{out}\" in the config to use it")
-    return out
+        say(f"saved the profile to {target.out}; set [files] profile = \"{target.out}\" in the config to use it")
+    return target.out
 
 
 #: What a key typed for a button press means, when the buttons are simulated: ``n``, ``o`` or ``u`` and Enter.

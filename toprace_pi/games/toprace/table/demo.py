@@ -18,13 +18,14 @@ from typing import Any
 from toprace_pi.bots import make_bot
 from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.entries import ClaimWindow, GridEntry, SaleEntry
 from toprace_pi.games.toprace.table.human import HumanConsole, Question
+from toprace_pi.games.toprace.table.tags import MAX_SEATS, TopRaceVocabulary
 from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.keyboard import KeySource
-from toprace_pi.hardware.profile import load_profile
 from toprace_pi.hardware.sound import SilentSound
-from toprace_pi.hardware.tags import MAX_SEATS, TagRegistry
+from toprace_pi.hardware.tags import TagRegistry
 from toprace_pi.render.ansi import ColourMode
 from toprace_pi.render.frames import INDEX, FrameWriter
 from toprace_pi.render.palette import RGB
@@ -62,7 +63,7 @@ def pit_uid(seat: int) -> bytes:
 
 def demo_registry(deck: Deck) -> TagRegistry:
     """The demo's box: every speed card, car token and seat's pit stop card enrolled."""
-    registry = TagRegistry(cars=deck.cars)
+    registry = TagRegistry(vocabulary=TopRaceVocabulary(deck.cars))
     for number in deck.numbers:
         registry.add(card_uid(number), ("card", number))
     for seat in range(MAX_SEATS):

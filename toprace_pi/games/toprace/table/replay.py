@@ -10,8 +10,8 @@ from pathlib import Path
 
 from toprace_pi.core import registry
 from toprace_pi.data import load_track
+from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.view import lights_by_space
-from toprace_pi.hardware.profile import load_profile
 from toprace_pi.render.ansi import ColourMode
 from toprace_pi.render.frames import INDEX, FrameWriter
 from toprace_pi.render.palette import RGB

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from toprace_pi.games.toprace.table.choices import choice_for
 from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, Entry, entry_for
+from toprace_pi.games.toprace.table.tags import unknown_tag
 from toprace_pi.games.toprace.table.view import TableView
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
@@ -115,6 +116,9 @@ class TopRaceTable:
 
     def announcement(self, event: GameEvent, names: tuple[str, ...]) -> str | None:
         return announcement(event, names)
+
+    def unknown_tag(self, record: str | None, game: Game) -> str:
+        return unknown_tag(record, game.cars)
 
     def ignores(self, reader: str, identity: Identity, game: Game) -> bool:
         """The reader sees the pile: the card lying there read again (a missed poll, a
