@@ -17,7 +17,6 @@ from toprace_pi.render.frames import INDEX, MAX_EVENT_LINES, FrameWriter, captio
 from toprace_pi.report import event_lines, json_report, text_report
 from toprace_pi.rules import Game, Phase
 from toprace_pi.rules.track import FINISH, FINISH_ID
-from toprace_pi.rules.variants import new_game
 from toprace_pi.table.journal import applied_steps, load
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -45,7 +44,7 @@ def pictures(played, tmp_path_factory) -> Path:
 def states(journal: Path):
     """The game before any step and after each one, as replay sees it, with the step's events."""
     loaded = load(journal)
-    game = new_game(loaded.settings, load_track(loaded.settings.track), loaded.deck)
+    game = loaded.game
     yield game, list(game.events)
     told = len(game.events)
     for _ in applied_steps(game, loaded, journal):

@@ -27,7 +27,6 @@ GAME_MODULES = ("toprace_pi.rules", "toprace_pi.games")
 STILL_IMPORT_A_GAME = {
     "hardware/keyboard.py",
     "table/config.py",
-    "table/journal.py",
     "table/labels.py",
     "table/live.py",
 }

@@ -30,6 +30,9 @@ class GameEntry:
     new_game: Callable[..., Any]
     #: The game's side of the table (:class:`~toprace_pi.table.side.GameTable`), made when a table needs it.
     table: Callable[[], Any]
+    #: The game in a journal: ``settings_to_dict(settings)``, ``settings_from_dict(fields, source)`` (raising
+    #: :class:`~toprace_pi.errors.DataError` naming each problem) and ``game_for(settings, source)``.
+    records: Any = None
 
 
 _entries: dict[str, GameEntry] = {}

@@ -24,21 +24,13 @@ import re
 import time
 import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from toprace_pi.data import load_deck, load_track
-from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.core import registry
+from toprace_pi.errors import DataError, IllegalActionError, TopRaceError
 from toprace_pi.files import fsync_folder, make_folder
-from toprace_pi.rules.actions import Action, parse_action
-from toprace_pi.rules.cards import Deck
-from toprace_pi.rules.cars import CarSet
-from toprace_pi.rules.game import Game, Settings
-from toprace_pi.rules.track import Track
-
-#: The game this journal format holds (the table's other games will bring their own steps).
-GAME = Game.info
 
 log = logging.getLogger(__name__)
 
@@ -60,12 +52,10 @@ def _line(record: dict[str, Any]) -> bytes:
 class Loaded:
     """What a journal holds: the settings and the confirmed steps (undos applied)."""
 
-    settings: Settings
-    steps: list[Action]
-    #: The game's deck, loaded to read the steps (whose cars it names): build the game with it.
-    deck: Deck
-    #: The game's track, loaded to name a track file that has gone in words: build the game with it.
-    track: Track
+    settings: Any
+    steps: list[Any]
+    #: A new game of the settings, before any step (its deck read the steps): apply them to it.
+    game: Any
     #: The journal line each step was read from, for messages that point at it.
     lines: list[int] = field(default_factory=list)
     last_input: int | None = None
@@ -87,7 +77,7 @@ class Journal:
         return f"<Journal {self.path}: {self.records} records>"
 
     @classmethod
-    def create(cls, path: str | Path, settings: Settings) -> Journal:
+    def create(cls, path: str | Path, settings: Any, *, game: str = registry.DEFAULT_GAME) -> Journal:
         """A new journal for a new game; refuses to overwrite an existing file.
 
         The header goes to a file beside it first and is renamed into place once it
@@ -97,8 +87,9 @@ class Journal:
         make_folder(path.parent)
         if path.exists():
             raise FileExistsError(errno.EEXIST, "a journal is there already", str(path))
-        header = {"format": FORMAT, "version": VERSION, "game": {"name": GAME.name, "version": GAME.version},
-                  "settings": asdict(settings), "n": 0}
+        entry = registry.get(game)
+        header = {"format": FORMAT, "version": VERSION, "game": {"name": game, "version": entry.info.version},
+                  "settings": entry.records.settings_to_dict(settings), "n": 0}
         fresh = path.with_name(path.name + ".new")
         try:
             with open(os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE), "wb") as file:
@@ -132,7 +123,7 @@ class Journal:
         return cls(path, open(path, "ab"), loaded.records), loaded  # noqa: SIM115
 
     def append(
-        self, action: Action | Sequence[Action], *, input_number: int | None = None, by: str | None = None
+        self, action: Any | Sequence[Any], *, input_number: int | None = None, by: str | None = None
     ) -> None:
         """Record a confirmed step durably. Raises OSError (disk full...) with the
         file as it was: the caller must then not take the step.
@@ -200,7 +191,7 @@ def journal_game(path: str | Path) -> str:
         raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
     if header is None or header.get("format") != FORMAT:
         raise DataError(str(path), ["not a toprace-pi game journal"])
-    game = header.get("game", {"name": GAME.name})
+    game = header.get("game", {"name": registry.DEFAULT_GAME})
     return str(game.get("name")) if isinstance(game, dict) else repr(game)
 
 
@@ -232,11 +223,11 @@ def load(path: str | Path) -> Loaded:
         records.append(record)
     if not records:
         raise DataError(str(path), ["holds no game (no header)"])
-    settings = _settings(records[0], str(path))
-    deck = _deck(settings, str(path))
-    track = _track(settings, str(path))
-    steps, lines_of_steps, last_input = _steps(records[1:], deck.cars, str(path))
-    loaded = Loaded(settings, steps, deck, track, lines_of_steps, last_input, len(records) - 1, bool(tail),
+    entry = _game_of(records[0], str(path))
+    settings = entry.records.settings_from_dict(records[0].get("settings"), str(path))
+    fresh = entry.records.game_for(settings, str(path))
+    steps, lines_of_steps, last_input = _steps(records[1:], fresh, str(path))
+    loaded = Loaded(settings, steps, fresh, lines_of_steps, last_input, len(records) - 1, bool(tail),
                     sum(len(r) + 1 for r in complete))
     if tail:
         warning = f"{path}: the last record was cut short (power lost while writing?) and is dropped"
@@ -265,80 +256,33 @@ def _record(raw: bytes) -> dict[str, Any] | None:
     return record if f"{zlib.crc32(body.encode('utf-8')):08x}" == crc else None
 
 
-def _settings(header: dict[str, Any], source: str) -> Settings:
+def _game_of(header: dict[str, Any], source: str) -> registry.GameEntry:
+    """The game the journal is of, of this version of its rules (journals from before the
+    header named a game are Top Race's)."""
     if header.get("format") != FORMAT:
         raise DataError(source, ["not a toprace-pi game journal"])
     if header.get("version") != VERSION:
         raise DataError(source, [f"written by another version (journal version {header.get('version')!r}, "
                                  f"this toprace-pi reads version {VERSION}); it is left as it is"])
-    _check_game(header.get("game", {"name": GAME.name, "version": GAME.version}), source)
-    fields = header.get("settings")
-    problems = _settings_problems(fields)
-    if problems:
-        raise DataError(source, [f"the header's settings: {p}" for p in problems])
-    assert isinstance(fields, dict)
-    try:
-        return Settings(**{**fields, "players": tuple(fields["players"])})
-    except (TypeError, ValueError) as exc:
-        raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None
-
-
-def _check_game(game: object, source: str) -> None:
-    """The game the journal is of (journals from before the header named it are Top Race's)."""
+    game = header.get("game", {"name": registry.DEFAULT_GAME, "version": 1})
     if not isinstance(game, dict) or not isinstance(game.get("name"), str):
         raise DataError(source, [f"the header's game is not valid: {game!r}"])
-    if game["name"] != GAME.name:
-        raise DataError(source, [f"a journal of the game {game['name']!r}, which this table cannot play back"])
-    if game.get("version") != GAME.version:
-        raise DataError(source, [f"written for version {game.get('version')!r} of {GAME.title}'s rules "
-                                 f"(this toprace-pi plays version {GAME.version}); it is left as it is"])
-
-
-def _settings_problems(fields: object) -> list[str]:
-    """Type checks the Settings constructor does not make itself."""
-    from toprace_pi.rules.variants import variant_names
-
-    if not isinstance(fields, dict):
-        return ["not a table"]
-    problems = []
-    players = fields.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        problems.append("'players' must be a list of names")
-    elif not all(p.isprintable() for p in players):
-        problems.append("'players': a name may hold no control characters")
-    for key in ("races", "first_opener"):
-        if not isinstance(fields.get(key), int) or isinstance(fields.get(key), bool):
-            problems.append(f"{key!r} must be a whole number")
-    for key in ("track", "deck"):
-        if not isinstance(fields.get(key), str):
-            problems.append(f"{key!r} must be a name")
-    if fields.get("variant") not in variant_names():
-        problems.append(f"'variant' must be one of {', '.join(variant_names())}")
-    if not isinstance(fields.get("tips_at_end", False), bool):
-        problems.append("'tips_at_end' must be true or false")
-    return problems
-
-
-def _deck(settings: Settings, source: str) -> Deck:
-    """The game's deck, whose cars its steps name."""
     try:
-        return load_deck(settings.deck)
-    except DataError as exc:
-        raise DataError(source, [f"the header's deck {settings.deck!r} cannot be loaded: {exc}"]) from None
+        entry = registry.get(game["name"])
+    except TopRaceError:
+        raise DataError(source, [f"a journal of the game {game['name']!r}, which this table cannot play back"]) \
+            from None
+    info = entry.info
+    if game.get("version") != info.version:
+        raise DataError(source, [f"written for version {game.get('version')!r} of {info.title}'s rules "
+                                 f"(this toprace-pi plays version {info.version}); it is left as it is"])
+    return entry
 
 
-def _track(settings: Settings, source: str) -> Track:
-    """The game's track: a shipped one, or the track file the game was played on (by its absolute path)."""
-    try:
-        return load_track(settings.track)
-    except DataError as exc:
-        raise DataError(source, [f"the header's track {settings.track!r} cannot be loaded (a track file moved "
-                                 f"or deleted? put it back there): {exc}"]) from None
-
-
-def _steps(records: list[dict[str, Any]], cars: CarSet, source: str) -> tuple[list[Action], list[int], int | None]:
-    """The steps the records hold (undos applied), the line of each, and the last input."""
-    steps: list[Action] = []
+def _steps(records: list[dict[str, Any]], game: Any, source: str) -> tuple[list[Any], list[int], int | None]:
+    """The steps the records hold (undos applied, read in ``game``'s notation), the line
+    of each, and the last input."""
+    steps: list[Any] = []
     lines: list[int] = []
     last_input = None
     for line, record in enumerate(records, 2):
@@ -349,8 +293,8 @@ def _steps(records: list[dict[str, Any]], cars: CarSet, source: str) -> tuple[li
         else:
             texts = record["steps"] if isinstance(record.get("steps"), list) else [record.get("step")]
             try:
-                steps.extend(parse_action(str(text), cars) for text in texts)
-            except ValueError as exc:
+                steps.extend(game.parse(str(text)) for text in texts)
+            except (ValueError, IllegalActionError) as exc:
                 raise DataError(source, [f"line {line}: {exc}; {REFUSED}"]) from None
             lines.extend([line] * len(texts))
         if isinstance(record.get("in"), int):
@@ -358,7 +302,7 @@ def _steps(records: list[dict[str, Any]], cars: CarSet, source: str) -> tuple[li
     return steps, lines, last_input
 
 
-def applied_steps(game: Game, loaded: Loaded, source: str | Path) -> Iterator[Action]:
+def applied_steps(game: Any, loaded: Loaded, source: str | Path) -> Iterator[Any]:
     """Apply the journal's steps to ``game`` one by one, yielding each once it is
     applied. A step the game refuses (a record well formed but not possible
     here) is a :class:`DataError` naming the journal and the step's line."""

@@ -103,7 +103,7 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
         loaded = load(path)
         for warning in loaded.warnings:
             say(warning)
-        game = new_game(loaded.settings, loaded.track, loaded.deck)
+        game = loaded.game
         for _ in applied_steps(game, loaded, path):
             pass
         if not game.is_over:

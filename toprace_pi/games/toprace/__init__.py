@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from toprace_pi.core.registry import GameEntry, register
+from toprace_pi.games.toprace import records
 from toprace_pi.rules.game import Game
 
 
@@ -30,4 +31,4 @@ def _table() -> Any:
     return TopRaceTable()
 
 
-register(GameEntry(Game.info, _variant_names, _new_game, _table))
+register(GameEntry(Game.info, _variant_names, _new_game, _table, records))

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from toprace_pi.core import registry
-from toprace_pi.data import load_track
 from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.render.ansi import ColourMode
@@ -19,7 +18,6 @@ from toprace_pi.render.terminal import DEFAULT_WIDTH, render_track
 from toprace_pi.report import event_lines
 from toprace_pi.rules import Game
 from toprace_pi.rules.events import Event
-from toprace_pi.rules.variants import new_game
 from toprace_pi.table.journal import applied_steps, load
 
 
@@ -64,8 +62,8 @@ def _steps(path: Path, warn: Callable[[str], None]) -> Iterator[tuple[Game, dict
     loaded = load(path)
     for warning in loaded.warnings:
         warn(warning)
-    track = load_track(loaded.settings.track)
-    game = new_game(loaded.settings, track, loaded.deck)
+    game = loaded.game
+    track = game.track
     side = registry.get(type(game).info.name).table()
     view = side.view(load_profile(track.slug))
 
