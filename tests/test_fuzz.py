@@ -589,12 +589,12 @@ def test_profile_files(folder: Path, content: bytes, with_track: bool) -> None:
 
 def assert_valid_config(config: TableConfig) -> None:
     assert isinstance(config, TableConfig)
-    assert isinstance(config.track, str)
-    assert 2 <= len(config.players) <= 6 and len(set(config.players)) == len(config.players)
-    assert all(isinstance(name, str) and name for name in config.players)
-    assert isinstance(config.races, int) and 1 <= config.races <= 99
-    assert config.variant in variant_names()
-    for number in (config.claim_window, config.hold_time):
+    assert isinstance(config.settings.track, str)
+    assert 2 <= len(config.settings.players) <= 6 and len(set(config.settings.players)) == len(config.settings.players)
+    assert all(isinstance(name, str) and name for name in config.settings.players)
+    assert isinstance(config.settings.races, int) and 1 <= config.settings.races <= 99
+    assert config.settings.variant in variant_names()
+    for number in (config.settings.claim_window, config.hold_time):
         assert isinstance(number, float) and math.isfinite(number) and number > 0
     names = [r.name for r in config.readers]
     assert set(names) <= {"discard", "cars"}
@@ -614,7 +614,6 @@ def assert_valid_config(config: TableConfig) -> None:
                for pin in config.buttons.values())
     assert isinstance(config.registry, Path)
     assert config.profile is None or isinstance(config.profile, str)
-    assert isinstance(config.profile_name, str)
 
 
 @fuzz(250)

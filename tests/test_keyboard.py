@@ -10,6 +10,7 @@ import termios
 import pytest
 from scenarios import BLACK, CARS, PURPLE, RED, VOCAB, YELLOW
 
+from toprace_pi.games.toprace.table.keys import key_map
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
 from toprace_pi.hardware.keyboard import KEY_UID, Keyboard, TerminalKeys
 from toprace_pi.hardware.tags import TagRegistry
@@ -45,13 +46,13 @@ def identities(keyboard: Keyboard, text: str) -> list[object]:
 
 
 def test_button_keys_press_the_buttons_and_capital_u_holds_undo():
-    keyboard = Keyboard(Keys(), CARS)
+    keyboard = Keyboard(Keys(), key_map(CARS))
     assert identities(keyboard, "nopuU") == [ButtonPressed("next"), ButtonPressed("ok"), ButtonPressed("pass"),
                                            ButtonPressed("undo"), ButtonPressed("undo", held=True)]
 
 
 def test_a_card_number_and_enter_lays_that_card_on_the_discard_pile_and_erasing_works():
-    keyboard = Keyboard(Keys(), CARS)
+    keyboard = Keyboard(Keys(), key_map(CARS))
     assert identities(keyboard, "17\r") == [("discard", ("card", 17))]
     assert identities(keyboard, "4") == [] and keyboard.typed == "4"
     assert identities(keyboard, "5\x7f8\n") == [("discard", ("card", 48))]
@@ -60,7 +61,7 @@ def test_a_card_number_and_enter_lays_that_card_on_the_discard_pile_and_erasing_
 
 
 def test_car_letters_lay_their_tokens_and_button_letters_stay_buttons():
-    keyboard = Keyboard(Keys(), CARS)
+    keyboard = Keyboard(Keys(), key_map(CARS))
     assert identities(keyboard, "rYP") == [("cars", ("car", RED)), ("cars", ("car", YELLOW)),
                                            ("cars", ("car", PURPLE))]
     assert identities(keyboard, "k") == [("cars", ("car", BLACK))]
@@ -68,8 +69,8 @@ def test_car_letters_lay_their_tokens_and_button_letters_stay_buttons():
 
 
 def test_s_lays_the_pit_stop_card_of_the_seat_at_the_keyboard_or_of_the_seat_named():
-    assert identities(Keyboard(Keys(), CARS, pit_seat=2), "s") == [("discard", ("pit", 2))]
-    anyone = Keyboard(Keys(), CARS)
+    assert identities(Keyboard(Keys(), key_map(CARS), pit_seat=2), "s") == [("discard", ("pit", 2))]
+    anyone = Keyboard(Keys(), key_map(CARS))
     assert identities(anyone, "s") == [] and anyone.typed == "s"
     assert identities(anyone, "4") == [("discard", ("pit", 3))]
     [refused] = identities(anyone, "sx")
@@ -77,7 +78,7 @@ def test_s_lays_the_pit_stop_card_of_the_seat_at_the_keyboard_or_of_the_seat_nam
 
 
 def test_a_key_that_means_nothing_is_said_with_the_keys_that_do():
-    [said] = identities(Keyboard(Keys(), CARS), "z")
+    [said] = identities(Keyboard(Keys(), key_map(CARS)), "z")
     assert isinstance(said, DeviceStatus) and "'z' means nothing" in said.message and "Y=Yellow" in said.message
 
 

@@ -24,12 +24,7 @@ GAME_AGNOSTIC = ("hardware", "table")
 GAME_MODULES = ("toprace_pi.rules", "toprace_pi.games")
 #: Files of the game-agnostic layers that still import a game, being moved into the game's folder: this list
 #: only shrinks (a file that no longer imports a game must leave it, and no other file may join it).
-STILL_IMPORT_A_GAME = {
-    "hardware/keyboard.py",
-    "table/config.py",
-    "table/labels.py",
-    "table/live.py",
-}
+STILL_IMPORT_A_GAME: set[str] = set()
 
 
 def layer_of(module: str) -> int | None:

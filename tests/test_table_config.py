@@ -18,7 +18,8 @@ def test_an_empty_file_is_a_table_of_simulated_devices(tmp_path):
     path = tmp_path / "table.toml"
     path.write_text("", "utf-8")
     config = load_config(path)
-    assert config.track == "speed-street" and config.deck == "standard" and len(config.players) == 4
+    game = config.settings
+    assert game.track == "speed-street" and game.deck == "standard" and len(game.players) == 4
     assert [r.name for r in config.readers] == ["discard"] and config.strip["backend"] == "simulated"
     assert set(config.buttons) == {"next", "ok", "undo", "pass"}
 
@@ -32,10 +33,10 @@ def test_a_full_configuration():
         "buttons": {"next": 5, "ok": 6, "undo": 13, "pass": 19, "hold_time": 1.5},
         "files": {"registry": "/var/lib/toprace-pi/tags.json"},
     }, "table.toml")
-    assert config.players == ("Ann", "Bo", "Cy") and config.races == 3 and config.hold_time == 1.5
-    assert config.deck == "older-edition"
+    assert config.settings.players == ("Ann", "Bo", "Cy") and config.settings.races == 3 and config.hold_time == 1.5
+    assert config.settings.deck == "older-edition"
     assert [(r.name, r.bus) for r in config.readers] == [("discard", "uart"), ("cars", "i2c")]
-    assert config.profile_name == "turbo-town"
+    assert config.profile is None and config.settings.track == "turbo-town"  # its own board profile
 
 
 def test_every_problem_is_named_with_the_file():

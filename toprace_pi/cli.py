@@ -367,11 +367,10 @@ def _check_hardware(args: argparse.Namespace) -> int:
 
 
 def _enrol(args: argparse.Namespace) -> int:
-    from toprace_pi.games.toprace.table.tags import table_tags
     from toprace_pi.table.tools import enrol
 
     config = _config(args)
-    enrol(args.what, config, _tell, tags=table_tags(config), again=args.again)
+    enrol(args.what, config, _tell, tags=registry.get(config.game).table(config.settings).tags(), again=args.again)
     return 0
 
 
@@ -476,7 +475,7 @@ def _deck_list(args: argparse.Namespace) -> int:
 
 
 def _deck_labels(args: argparse.Namespace) -> int:
-    from toprace_pi.table.labels import deck_labels, labels_svg
+    from toprace_pi.games.toprace.table.labels import deck_labels, labels_svg
 
     deck = load_deck(args.file)
     labels = deck_labels(deck)

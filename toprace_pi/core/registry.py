@@ -28,10 +28,13 @@ class GameEntry:
     variants: Callable[[], list[str]]
     #: ``new_game(settings, board, deck)``: a game of the variant ``settings`` names.
     new_game: Callable[..., Any]
-    #: The game's side of the table (:class:`~toprace_pi.table.side.GameTable`), made when a table needs it.
-    table: Callable[[], Any]
-    #: The game in a journal: ``settings_to_dict(settings)``, ``settings_from_dict(fields, source)`` (raising
-    #: :class:`~toprace_pi.errors.DataError` naming each problem) and ``game_for(settings, source)``.
+    #: ``table(setup=None)``: the game's side of the table (:class:`~toprace_pi.table.side.GameTable`) for a
+    #: table set up as ``setup`` (what the game read of ``[game]``), made when a table needs it.
+    table: Callable[..., Any]
+    #: The game in the table's files: ``parse_section(section, problems)`` reads ``[game]`` (the setup, with
+    #: ``new_game() -> (settings, game)``); ``settings_to_dict(settings)``, ``settings_from_dict(fields,
+    #: source)`` (raising :class:`~toprace_pi.errors.DataError` naming each problem) and ``game_for(settings,
+    #: source)`` put a game in a journal and read it back.
     records: Any = None
 
 

@@ -6,16 +6,17 @@ key                        stands for
 =========================  ==============================================
 ``n`` ``o`` ``p``          a press of NEXT, OK, PASS
 ``u`` / ``U``              a short press of UNDO / a long one (it undoes)
-a card number and Enter    that speed card laid on the discard pile
-a car's letter             its car token laid on the car reader
-                           (upper case always; lower case unless the
-                           letter is a button's: ``P`` is Purple)
-``s`` (and a seat number)  a seat's pit stop card laid on the discard pile
+a number and Enter         the game's numbered tag (Top Race: a speed card)
+a letter                   the game's lettered tag (Top Race: a car token;
+                           upper case always, lower case unless the letter
+                           is a button's: ``P`` is Purple)
+``s`` (and a seat number)  a seat's own tag (Top Race: a pit stop card)
 =========================  ==============================================
 
 What a key stands for is made into the same events a reader or button makes,
 with the record a tag of ours carries, so the controller cannot tell a key from
-a tag and whatever works at the keyboard works at the table.
+a tag and whatever works at the keyboard works at the table. The game says in a
+:class:`KeyMap` which tags its numbers, letters and seats are.
 """
 
 from __future__ import annotations
@@ -23,15 +24,15 @@ from __future__ import annotations
 import os
 import select
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.hardware.profile import MAX_SEATS
 from toprace_pi.hardware.tags import RECORD_PREFIX
-from toprace_pi.rules.cars import CarSet
 
 #: The keys of the buttons; upper case U is the long press of UNDO.
 BUTTON_KEYS = {"n": "next", "o": "ok", "p": "pass", "u": "undo"}
@@ -42,9 +43,9 @@ ERASE_KEYS = ("\x7f", "\b")
 ESCAPE = "\x1b"
 #: The UID of every "tag" the keyboard lays: not a real NTAG UID (those start with a maker code and are 7 bytes).
 KEY_UID = b"\x00keys"
-#: The readers the keyboard's tags are laid on.
-DISCARD, CARS = "discard", "cars"
 DEVICE = "keyboard"
+#: Where a tag goes and what it is: (reader, key in the game's vocabulary), e.g. ("discard", "card 17").
+Laid = tuple[str, str]
 
 
 class KeySource(Protocol):
@@ -54,11 +55,16 @@ class KeySource(Protocol):
     def close(self) -> None: ...
 
 
-def help_text(cars: CarSet) -> str:
-    """The keys in one line, with this deck's car letters."""
-    letters = " ".join(f"{car.letter}={car.name}" for car in cars)
-    return (f"keys: n NEXT, o OK, p PASS, U UNDO (held), a card number and Enter lays that speed card, "
-            f"a car letter lays its token ({letters}), s lays a pit stop card")
+@dataclass(frozen=True)
+class KeyMap:
+    """What the keys lay, in a game's words: ``number(n)`` for a number and Enter,
+    ``letters`` for single letters (upper case), ``seat(n)`` for ``s`` and seat ``n``
+    (from 1), if the game has such tags; ``help`` says all the keys in one line."""
+
+    number: Callable[[int], Laid]
+    letters: Mapping[str, Laid]
+    seat: Callable[[int], Laid] | None
+    help: str
 
 
 class Keyboard(Device):
@@ -67,12 +73,11 @@ class Keyboard(Device):
 
     name = DEVICE
 
-    def __init__(self, keys: KeySource, cars: CarSet, *, pit_seat: int | None = None) -> None:
+    def __init__(self, keys: KeySource, key_map: KeyMap, *, pit_seat: int | None = None) -> None:
         self.keys = keys
-        self.cars = cars
+        self.key_map = key_map
         self.pit_seat = pit_seat
-        self.typed = ""  # digits of a card number, or "s" waiting for a seat number
-        self._by_letter = {car.letter.upper(): car for car in cars}
+        self.typed = ""  # digits of a number, or "s" waiting for a seat number
 
     def poll(self) -> list[Event]:
         return [event for key in self.keys.read() for event in self.press(key)]
@@ -97,32 +102,35 @@ class Keyboard(Device):
             return [ButtonPressed("undo", held=True)]
         if key in BUTTON_KEYS:
             return [ButtonPressed(BUTTON_KEYS[key])]
-        if key == PIT_KEY:
+        seat = self.key_map.seat
+        if key == PIT_KEY and seat is not None:
             if self.pit_seat is not None:
-                return [_laid(DISCARD, f"pit {self.pit_seat + 1}")]
+                return [_laid(seat(self.pit_seat + 1))]
             self.typed = PIT_KEY
             return []
-        car = self._by_letter.get(key.upper()) if key.isalpha() else None
-        if car is not None:
-            return [_laid(CARS, f"car {car.id}")]
-        return [DeviceStatus(DEVICE, True, f"the key {key!r} means nothing; {help_text(self.cars)}")]
+        laid = self.key_map.letters.get(key.upper()) if key.isalpha() else None
+        if laid is not None:
+            return [_laid(laid)]
+        return [DeviceStatus(DEVICE, True, f"the key {key!r} means nothing; {self.key_map.help}")]
 
     def _number_entered(self) -> list[Event]:
         typed, self.typed = self.typed, ""
-        return [_laid(DISCARD, f"card {int(typed)}")] if typed else []
+        return [_laid(self.key_map.number(int(typed)))] if typed else []
 
     def _pit_seat_typed(self, key: str) -> list[Event]:
         self.typed = ""
-        if key.isdigit() and 1 <= int(key) <= MAX_SEATS:
-            return [_laid(DISCARD, f"pit {key}")]
-        return [DeviceStatus(DEVICE, True, f"s is followed by the seat number (1-{MAX_SEATS}) of the pit stop card")]
+        seat = self.key_map.seat
+        if seat is not None and key.isdigit() and 1 <= int(key) <= MAX_SEATS:
+            return [_laid(seat(int(key)))]
+        return [DeviceStatus(DEVICE, True, f"s is followed by a seat number (1-{MAX_SEATS})")]
 
     def close(self) -> None:
         self.keys.close()
 
 
-def _laid(reader: str, what: str) -> TagLaid:
-    return TagLaid(reader, KEY_UID, f"{RECORD_PREFIX} {what}")
+def _laid(laid: Laid) -> TagLaid:
+    reader, key = laid
+    return TagLaid(reader, KEY_UID, f"{RECORD_PREFIX} {key}")
 
 
 def _stdin() -> int:

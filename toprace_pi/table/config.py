@@ -7,7 +7,6 @@ explained is ``config.example.toml`` at the top of the repository.
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from collections.abc import Mapping
@@ -15,15 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from toprace_pi.core import registry
 from toprace_pi.core.registry import DEFAULT_GAME, game_names
-from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, track_names
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
 from toprace_pi.hardware.strip import StripSettings
-from toprace_pi.text import printable
+from toprace_pi.table.checks import positive, table, whole
 
-DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
 #: Where the tag registry and the journal go unless [files] says otherwise ("~" is the user's home).
 DEFAULT_REGISTRY = "~/.local/share/toprace-pi/tags.json"
 DEFAULT_JOURNAL = "~/.local/share/toprace-pi/journal.jsonl"
@@ -62,14 +60,8 @@ class HubConfig:
 class TableConfig:
     #: ``[game] name``: which of the table's games (``toprace-pi games``).
     game: str = DEFAULT_GAME
-    track: str = DEFAULT_TRACK
-    #: The speed cards and the edition of the cars: a shipped deck or a deck file.
-    deck: str = DEFAULT_DECK
-    players: tuple[str, ...] = DEFAULT_PLAYERS
-    races: int = 1
-    variant: str = "base"
-    #: Pit Stop rule: seconds the table waits for claims after a card is played.
-    claim_window: float = 6.0
+    #: The rest of ``[game]``, as the game reads it (Top Race: track, deck, players, races, variant, ...).
+    settings: Any = field(default_factory=lambda: _game_settings(DEFAULT_GAME, {}, []))
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("discard"),)
     hub: HubConfig | None = None
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
@@ -82,11 +74,6 @@ class TableConfig:
     registry: Path = field(default_factory=lambda: Path(DEFAULT_REGISTRY).expanduser())
     journal: Path = field(default_factory=lambda: Path(DEFAULT_JOURNAL).expanduser())
     profile: str | None = None
-
-    @property
-    def profile_name(self) -> str:
-        """The board profile: as configured, else the track's default one."""
-        return self.profile or self.track
 
 
 def load_config(path: str | Path) -> TableConfig:
@@ -108,26 +95,22 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files"}
     if unknown:
         problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
-    game = _table(data, "game", problems)
-    files = _table(data, "files", problems)
-    buttons = _table(data, "buttons", problems)
-    hub = _hub(_table(data, "hub", problems), problems) if "hub" in data else None
+    game = table(data, "game", problems)
+    files = table(data, "files", problems)
+    buttons = table(data, "buttons", problems)
+    hub = _hub(table(data, "hub", problems), problems) if "hub" in data else None
+    name = _game_name(game.get("name", DEFAULT_GAME), problems)
     config = TableConfig(
-        game=_game_name(game.get("name", DEFAULT_GAME), problems),
-        track=_shipped(game, "track", track_names(), DEFAULT_TRACK, problems),
-        deck=_shipped(game, "deck", deck_names(), DEFAULT_DECK, problems),
-        players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
-        races=_whole(game.get("races", 1), "[game] races", 1, 99, problems),
-        variant=_variant(game.get("variant", "base"), problems),
-        claim_window=_number(game.get("claim_window", 6.0), "[game] claim_window", problems),
-        readers=_readers(_table(data, "readers", problems), hub, problems),
+        game=name,
+        settings=_game_settings(name, game, problems),
+        readers=_readers(table(data, "readers", problems), hub, problems),
         hub=hub,
-        strip=_strip(_table(data, "strip", problems), problems),
+        strip=_strip(table(data, "strip", problems), problems),
         buttons=_buttons(buttons, problems),
         button_kind=_button_kind(buttons.get("kind", "gpio"), problems),
-        hold_time=_number(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
-        keyboard=_keyboard(_table(data, "keyboard", problems), problems),
-        sound=_sound(_table(data, "sound", problems), problems),
+        hold_time=positive(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
+        keyboard=_keyboard(table(data, "keyboard", problems), problems),
+        sound=_sound(table(data, "sound", problems), problems),
         registry=_path(files.get("registry", DEFAULT_REGISTRY), "[files] registry", problems),
         journal=_path(files.get("journal", DEFAULT_JOURNAL), "[files] journal", problems),
         profile=_profile(files.get("profile"), problems),
@@ -135,21 +118,6 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     if problems:
         raise DataError(source, problems)
     return config
-
-
-def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> dict[str, Any]:
-    value = data.get(key, {})
-    if not isinstance(value, Mapping):
-        problems.append(f"[{key}] must be a table")
-        return {}
-    return dict(value)
-
-
-def _is_file(value: str) -> bool:
-    try:
-        return Path(value).is_file()
-    except OSError:  # a name too long for the file system, say
-        return False
 
 
 def _path(value: object, key: str, problems: list[str]) -> Path:
@@ -169,14 +137,9 @@ def _profile(value: object, problems: list[str]) -> str | None:
     return None
 
 
-def _shipped(game: dict[str, Any], kind: str, shipped: list[str], default: str, problems: list[str]) -> str:
-    """``[game] track`` or ``deck``: a shipped one by name, or a file (read when the game starts), made
-    absolute so that the journal names it for a resume or a replay from any working directory."""
-    value = game.get(kind, default)
-    if not isinstance(value, str) or (value not in shipped and not _is_file(value)):
-        problems.append(f"[game] {kind}: {value!r} is neither a shipped {kind} ({', '.join(shipped)}) nor a file")
-        return default
-    return value if value in shipped else str(Path(value).resolve())
+def _game_settings(name: str, section: Mapping[str, Any], problems: list[str]) -> Any:
+    """``[game]`` as the game reads it: every problem added to ``problems``."""
+    return registry.get(name).records.parse_section(section, problems)
 
 
 def _game_name(value: object, problems: list[str]) -> str:
@@ -186,53 +149,14 @@ def _game_name(value: object, problems: list[str]) -> str:
     return str(value)
 
 
-def _variant(value: object, problems: list[str]) -> str:
-    from toprace_pi.rules.variants import variant_names
-
-    if value not in variant_names():
-        problems.append(f"[game] variant: one of {', '.join(variant_names())}, not {value!r}")
-        return "base"
-    return str(value)
-
-
-def _players(value: object, problems: list[str]) -> tuple[str, ...]:
-    names = tuple(value) if isinstance(value, list) else ()
-    if not 2 <= len(names) <= 6 or not all(isinstance(n, str) and n for n in names) or len(set(names)) < len(names):
-        problems.append("[game] players: a list of 2 to 6 different names")
-        return DEFAULT_PLAYERS
-    odd = [printable(n) for n in names if not n.isprintable()]
-    if odd:
-        problems.append(f"[game] players: a name may hold no control characters ({', '.join(odd)})")
-        return DEFAULT_PLAYERS
-    return names
-
-
-def _whole(value: object, key: str, low: int, high: int, problems: list[str]) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        problems.append(f"{key}: a whole number from {low} to {high}")
-        return low
-    return value
-
-
-def _number(value: object, key: str, problems: list[str]) -> float:
-    try:
-        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
-    except OverflowError:
-        number = math.nan
-    if not (math.isfinite(number) and number > 0):
-        problems.append(f"{key}: a positive number")
-        return 1.0
-    return number
-
-
 def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     unknown = set(section) - {"buzzer", "tonal", "speech", "repeat_prompt"}
     if unknown:
         problems.append(f"[sound] unknown key(s): {', '.join(sorted(unknown))}")
     if "buzzer" in section:
-        _whole(section["buzzer"], "[sound] buzzer: the GPIO of the buzzer;", 2, 27, problems)
+        whole(section["buzzer"], "[sound] buzzer: the GPIO of the buzzer;", 2, 27, problems)
     if "repeat_prompt" in section:
-        _whole(section["repeat_prompt"], "[sound] repeat_prompt: seconds of quiet before the prompt is said again "
+        whole(section["repeat_prompt"], "[sound] repeat_prompt: seconds of quiet before the prompt is said again "
                "(0: never);", 0, 3600, problems)
     for key in ("tonal", "speech"):
         if not isinstance(section.get(key, False), bool):

@@ -63,7 +63,6 @@ class TableController:
         sound: Sound,
         dealer: Callable[[Any], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        claim_window: float | None = None,
         journal: Journal | None = None,
         inputs: int = 0,
         repeat_prompt: float = 0.0,
@@ -72,7 +71,6 @@ class TableController:
     ) -> None:
         self.game = game
         self.side: GameTable = side or registry.get(type(game).info.name).table()
-        self.claim_window = claim_window
         self.journal = journal
         #: How many inputs (scans, presses) the table has handled; the journal notes
         #: which one led to each step.
@@ -260,8 +258,7 @@ class TableController:
             self._say_prompt(again=True)  # a new decision, even if in the same words as the last
 
     def _entry(self, game: Any) -> InputMode | None:
-        options = {} if self.claim_window is None else {"claim_window": self.claim_window}
-        return self.side.entry(game, self.clock(), dealt_by_hand=self.dealer is None, **options)
+        return self.side.entry(game, self.clock(), dealt_by_hand=self.dealer is None)
 
     def refuse(self, reason: str) -> None:
         self.refusals += 1

@@ -17,21 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toprace_pi import service
-from toprace_pi.data import load_deck, load_track
+from toprace_pi.core import registry
 from toprace_pi.errors import TopRaceError
-from toprace_pi.games.toprace.table.board import load_profile
-from toprace_pi.games.toprace.table.tags import Identity, TopRaceVocabulary
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.gpio import gpio_missing
-from toprace_pi.hardware.profile import Profile
+from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
-from toprace_pi.hardware.tags import TagRegistry
-from toprace_pi.rules import CarSet, Game, Settings
-from toprace_pi.rules.track import Track
-from toprace_pi.rules.variants import new_game
+from toprace_pi.hardware.tags import TagRegistry, Vocabulary
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.journal import Journal, applied_steps, archive, load
@@ -94,7 +89,7 @@ class LiveTable:
                 log.warning("closing: %s", exc)
 
 
-def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = False) -> tuple[Game, Journal, int]:
+def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = False) -> tuple[Any, Journal, int]:
     """The game in progress from the journal, or a new one (``new``, no journal, or
     the journal's game is over); an old journal is archived, never deleted.
     Returns the game, its open journal and how many inputs it had taken."""
@@ -112,10 +107,8 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
             return game, journal, loaded.last_input or 0
     if path.exists():
         say(f"a new game: the old journal is kept as {archive(path)}")
-    track = load_track(config.track)
-    settings = Settings(config.players, races=config.races, track=track.slug, deck=config.deck,
-                        variant=config.variant, tips_at_end=True)
-    return new_game(settings, track, load_deck(config.deck)), Journal.create(path, settings), 0
+    settings, game = config.settings.new_game()
+    return game, Journal.create(path, settings, game=config.game), 0
 
 
 def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False) -> LiveTable:
@@ -133,9 +126,9 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
         if isinstance(exc, (TopRaceError, OSError)):
             _cannot_start(announcer, exc)
         raise
-    track = game.track
-    profile = board_profile(config, track)
-    registry = _registry(config, game.cars, announcer)
+    side = registry.get(config.game).table(config.settings)
+    profile = side.board_profile(config.profile, game)
+    tags = _registry(config, side.vocabulary(game), announcer)
     events: queue.Queue[Event] = queue.Queue()
     closers: list[Callable[[], None]] = [lock.close, announcer.close]
     buttons = _buttons(config, events, announcer)
@@ -144,34 +137,29 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     sound = _sound(config, announcer)
     closers.append(sound.close)
     closers.append(journal.close)
-    controller = TableController(game, identify=registry.identify, say=announcer.say,
+    controller = TableController(game, identify=tags.identify, say=announcer.say,
                                  ask=lambda text: announcer.say(text, prompt=True), sound=sound,
                                  repeat_prompt=float(config.sound.get("repeat_prompt", 0.0)),
-                                 clock=clock, claim_window=config.claim_window, journal=journal, inputs=inputs)
+                                 clock=clock, journal=journal, inputs=inputs, side=side)
     slots = reader_slots(config, clock)
     if config.keyboard:
-        slots.extend(_keyboard(game.cars, clock, announcer))
+        slots.extend(_keyboard(side.key_map(game), clock, announcer))
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)
     return LiveTable(table, announcer, closers)
 
 
-def board_profile(config: TableConfig, track: Track) -> Profile:
-    """The profile ``[files] profile`` names, else the track's own (shipped, or beside its track file)."""
-    return load_profile(config.profile, track=track) if config.profile else load_profile(track.slug)
-
-
-def _keyboard(cars: CarSet, clock: Callable[[], float], announcer: Announcer) -> list[ReaderSlot]:
+def _keyboard(key_map: KeyMap, clock: Callable[[], float], announcer: Announcer) -> list[ReaderSlot]:
     """``[keyboard] enabled``: the terminal's keys as one more input device, if there is a terminal."""
-    from toprace_pi.hardware.keyboard import Keyboard, TerminalKeys, help_text
+    from toprace_pi.hardware.keyboard import Keyboard, TerminalKeys
 
     keys = TerminalKeys()
     if not keys.is_terminal:
         announcer.say("the keyboard is configured, but the table does not run in a terminal: it plays on without it")
         return []
-    keyboard = Keyboard(keys, cars)
-    log.info("the keyboard stands in for the buttons and readers; %s", help_text(cars))
+    keyboard = Keyboard(keys, key_map)
+    log.info("the keyboard stands in for the buttons and readers; %s", key_map.help)
     return [ReaderSlot(keyboard.name, lambda: keyboard, clock)]
 
 
@@ -183,11 +171,10 @@ def _cannot_start(announcer: Announcer, exc: Exception) -> None:
     announcer.close()
 
 
-def _registry(config: TableConfig, cars: CarSet, announcer: Announcer) -> TagRegistry[Identity]:
-    """The enrolled tags, their car tokens those of the game's deck (a resumed game keeps its own)."""
-    vocabulary = TopRaceVocabulary(cars)
+def _registry(config: TableConfig, vocabulary: Vocabulary[Any], announcer: Announcer) -> TagRegistry[Any]:
+    """The enrolled tags, in the words of the game's vocabulary (a resumed game keeps its own deck's)."""
     if not config.registry.exists():
-        announcer.say(f"no tags are enrolled yet ({config.registry}): run toprace-pi enrol cards")
+        announcer.say(f"no tags are enrolled yet ({config.registry}): run toprace-pi enrol")
         return TagRegistry(vocabulary=vocabulary)
     return TagRegistry.load(config.registry, vocabulary)
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from toprace_pi.data import load_track
+from toprace_pi.core import registry
 from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import BUTTONS, ButtonPressed, Event
@@ -23,7 +23,7 @@ from toprace_pi.hardware.gpio import gpio_missing, pins_simulated
 from toprace_pi.hardware.sound import BuzzerSound, run_espeak
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
-from toprace_pi.table.live import board_profile, open_buttons, open_hub, open_reader
+from toprace_pi.table.live import open_buttons, open_hub, open_reader
 
 Say = Callable[[str], None]
 #: Seconds the self-test waits for each button.
@@ -136,7 +136,8 @@ def _chase(config: TableConfig) -> Iterator[Finding]:
         yield Finding("LED strip", "simulated", "backend = \"simulated\" under [strip] in the config")
         return
     try:
-        profile = board_profile(config, load_track(config.track))
+        _, game = config.settings.new_game()
+        profile = registry.get(config.game).table(config.settings).board_profile(config.profile, game)
         strip = open_strip(config.strip, count=profile.led_count)
     except TopRaceError as exc:
         yield Finding("LED strip", "missing", str(exc))

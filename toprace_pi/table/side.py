@@ -28,7 +28,7 @@ class GameView(Protocol):
 class GameTable(Protocol):
     """A game's side of the table."""
 
-    def entry(self, game: Any, now: float, *, dealt_by_hand: bool, claim_window: float) -> InputMode | None:
+    def entry(self, game: Any, now: float, *, dealt_by_hand: bool) -> InputMode | None:
         """The mode of several inputs the decision now needs, if it is one."""
 
     def choice(self, game: Any) -> Choice | None:
@@ -63,6 +63,18 @@ class GameTable(Protocol):
 
     def taken_back(self, action: Any) -> str:
         """What the table says when UNDO took ``action`` back (without telling a secret)."""
+
+    def board_profile(self, profile: str | None, game: Any) -> Any:
+        """The board profile (the LEDs under the board) ``[files] profile`` names, else the board's own."""
+
+    def vocabulary(self, game: Any) -> Any:
+        """What the keys of the tag registry stand for (a :class:`~toprace_pi.hardware.tags.Vocabulary`)."""
+
+    def key_map(self, game: Any) -> Any:
+        """What the keys of the keyboard lay (a :class:`~toprace_pi.hardware.keyboard.KeyMap`)."""
+
+    def tags(self) -> Any:
+        """The enrolment walks of the table's setup (a :class:`~toprace_pi.hardware.tags.TagBook`)."""
 
     def finish_place(self, event: Any) -> int | None:
         """The place of a finish the event tells (the table plays its fanfare), else ``None``."""

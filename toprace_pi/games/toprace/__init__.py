@@ -25,10 +25,10 @@ def _variant_names() -> list[str]:
     return variant_names()
 
 
-def _table() -> Any:
+def _table(setup: Any = None) -> Any:
     from toprace_pi.games.toprace.table.side import TopRaceTable
 
-    return TopRaceTable()
+    return TopRaceTable(setup)
 
 
 register(GameEntry(Game.info, _variant_names, _new_game, _table, records))

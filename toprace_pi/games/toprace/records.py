@@ -9,8 +9,11 @@ from typing import Any
 
 from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.games.toprace.settings import parse_section
 from toprace_pi.rules.game import Game, Settings
 from toprace_pi.rules.variants import new_game, variant_names
+
+__all__ = ["game_for", "parse_section", "settings_from_dict", "settings_to_dict"]
 
 
 def settings_to_dict(settings: Settings) -> dict[str, Any]:

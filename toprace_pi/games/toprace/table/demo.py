@@ -21,6 +21,7 @@ from toprace_pi.errors import TopRaceError
 from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.entries import ClaimWindow, GridEntry, SaleEntry
 from toprace_pi.games.toprace.table.human import HumanConsole, Question
+from toprace_pi.games.toprace.table.readers import READER_ROLES
 from toprace_pi.games.toprace.table.tags import MAX_SEATS, TopRaceVocabulary
 from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.keyboard import KeySource
@@ -42,9 +43,6 @@ from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DemoReaders, DemoStopped, DemoTable, Pace, TagSpot, demo_devices, play_demo
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.screen import DemoScreen
-
-#: The readers of the demo's table: the one under the discard pile sees the pile's top card.
-READER_ROLES = {"discard": True, "cars": False}
 
 
 def card_uid(number: int) -> bytes:

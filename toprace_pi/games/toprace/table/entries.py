@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from toprace_pi.games.toprace.settings import CLAIM_WINDOW
 from toprace_pi.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
 from toprace_pi.rules.actions import ClaimPitStop, Grid, Trade
 from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.events import money
 from toprace_pi.table.modes import Identity, InputMode, Refusal, Step
-
-#: How long the table waits for pit stop claims after a card is played, unless
-#: the configuration says otherwise (seconds).
-CLAIM_WINDOW = 6.0
 
 
 class Entry(InputMode):

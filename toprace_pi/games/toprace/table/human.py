@@ -20,9 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toprace_pi.games.toprace.table.choices import label
+from toprace_pi.games.toprace.table.keys import key_map
 from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
-from toprace_pi.hardware.keyboard import BUTTON_KEYS, DEVICE, HELD_UNDO, Keyboard, KeySource, help_text
+from toprace_pi.hardware.keyboard import BUTTON_KEYS, DEVICE, HELD_UNDO, Keyboard, KeySource
 from toprace_pi.rules import Action, Phase
 from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.events import money
@@ -123,7 +124,8 @@ class HumanConsole(Device):
     _pending: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.keyboard = Keyboard(self.keys, self.cars, pit_seat=self.seats[0] if len(self.seats) == 1 else None)
+        pit_seat = self.seats[0] if len(self.seats) == 1 else None
+        self.keyboard = Keyboard(self.keys, key_map(self.cars), pit_seat=pit_seat)
 
     def poll(self) -> list[Event]:
         """Keys typed ahead wait their turn: one key for the table at a poll, each read
@@ -227,7 +229,7 @@ class HumanConsole(Device):
                 lines.extend(picked_lines(hand.labels, hand.cursor, rows=2 * SHOWN_OPTIONS))
             if self.keyboard.typed:
                 lines.append(f"typed: {self.keyboard.typed}")
-            lines.append(help_text(self.cars))
+            lines.append(self.keyboard.key_map.help)
         if self.note:
             lines.append(self.note)
         return lines

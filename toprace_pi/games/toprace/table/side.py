@@ -10,12 +10,20 @@ again are no new input; and what the table says of each event.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+from toprace_pi.data import load_deck
+from toprace_pi.games.toprace.settings import TableGame
+from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.choices import choice_for
-from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, Entry, entry_for
-from toprace_pi.games.toprace.table.tags import unknown_tag
+from toprace_pi.games.toprace.table.entries import Entry, entry_for
+from toprace_pi.games.toprace.table.keys import key_map
+from toprace_pi.games.toprace.table.readers import DISCARD_READER
+from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, tag_book, unknown_tag
 from toprace_pi.games.toprace.table.view import TableView
+from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
+from toprace_pi.hardware.tags import TagBook
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
 from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeOffer, Tip, Trade
 from toprace_pi.rules.events import (
@@ -43,8 +51,6 @@ from toprace_pi.rules.events import Event as GameEvent
 from toprace_pi.table.modes import Choice, Identity, Refusal, Step
 
 PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
-#: The reader under the discard pile: speed cards are played on it.
-DISCARD_READER = "discard"
 #: Phases in which a car on the card still waits for a decision.
 MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR)
 #: A car token laid in these phases is the action of the phase.
@@ -56,11 +62,13 @@ SAID = (AuctionWon, BrokeDown, CarReturned, CarRevealed, GameEnded, TipRound, Ti
 
 
 class TopRaceTable:
-    """Top Race at the table."""
+    """Top Race at the table set up as ``setup`` says (the ``[game]`` section), if given."""
 
-    def entry(self, game: Game, now: float, *, dealt_by_hand: bool,
-              claim_window: float = CLAIM_WINDOW) -> Entry | None:
-        return entry_for(game, now, dealt_by_hand=dealt_by_hand, claim_window=claim_window)
+    def __init__(self, setup: TableGame | None = None) -> None:
+        self.setup = setup or TableGame()
+
+    def entry(self, game: Game, now: float, *, dealt_by_hand: bool) -> Entry | None:
+        return entry_for(game, now, dealt_by_hand=dealt_by_hand, claim_window=self.setup.claim_window)
 
     def choice(self, game: Game) -> Choice | None:
         return choice_for(game)
@@ -137,6 +145,20 @@ class TopRaceTable:
 
     def taken_back(self, action: Action) -> str:
         return "took back a trade" if isinstance(action, Trade) else f"took back: {action}"  # a trade is secret
+
+    def board_profile(self, profile: str | None, game: Game) -> Profile:
+        """The profile ``[files] profile`` names, else the track's own (shipped, or beside its track file)."""
+        return load_profile(profile, track=game.track) if profile else load_profile(game.track.slug)
+
+    def vocabulary(self, game: Game) -> TopRaceVocabulary:
+        return TopRaceVocabulary(game.cars)
+
+    def key_map(self, game: Game) -> KeyMap:
+        return key_map(game.cars)
+
+    def tags(self) -> TagBook[Any]:
+        """The walks of ``toprace-pi enrol``: the configured deck, its car tokens, each seat's pit stop cards."""
+        return tag_book(load_deck(self.setup.deck), len(self.setup.players))
 
     def finish_place(self, event: GameEvent) -> int | None:
         return event.place if isinstance(event, CarFinished) else None

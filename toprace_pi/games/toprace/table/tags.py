@@ -135,4 +135,4 @@ def tag_book(deck: Deck, players: int) -> TagBook[Identity]:
 
 def table_tags(config: TableConfig) -> TagBook[Identity]:
     """The tag book of the configured deck and players, for ``toprace-pi enrol``."""
-    return tag_book(load_deck(config.deck), len(config.players))
+    return tag_book(load_deck(config.settings.deck), len(config.settings.players))
