@@ -32,8 +32,9 @@ from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.game import Game, Phase
 from toprace_pi.rules.track import FINISH
-from toprace_pi.rules.variants.pitstop import PitStopGame
-from toprace_pi.rules.variants.stocks import MAX_STOCKS, START_STOCKS, TRADE_SIZE, StocksGame
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, PitStopGame
+from toprace_pi.rules.variants.stocks import MAX_STOCKS, START_STOCKS, TAKE_OFFER, TRADE, TRADE_SIZE, StocksGame
+from toprace_pi.rules.variants.tips import TIP
 
 #: How much one movement point in hand is worth when bidding for a car.
 POINT_VALUE = 2_500
@@ -283,8 +284,8 @@ _DECIDE = {
     Phase.SPRINT_OR_BREAKDOWN: GreedyBot._sprint_or_breakdown,
     Phase.MOVE_CAR: GreedyBot._move,
     Phase.RETURN_CAR: GreedyBot._return,
-    Phase.TIP: _tip,
-    Phase.PIT_STOP_CLAIM: _claim,
-    Phase.TAKE_OFFER: _take_offer,
-    Phase.TRADE: _trade,
+    TIP: _tip,
+    PIT_STOP_CLAIM: _claim,
+    TAKE_OFFER: _take_offer,
+    TRADE: _trade,
 }

@@ -25,10 +25,12 @@ from toprace_pi.rules import (
     TakeCar,
 )
 from toprace_pi.rules.actions import CollectPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Tip
+from toprace_pi.rules.variants.stocks import TAKE_OFFER
+from toprace_pi.rules.variants.tips import TIP
 
 #: Phases whose legal actions are offered one by one under the cursor.
 PICKED = (Phase.TAKE_CAR, Phase.PLACE_CAR, Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN,
-          Phase.MOVE_CAR, Phase.RETURN_CAR, Phase.TIP, Phase.TAKE_OFFER)
+          Phase.MOVE_CAR, Phase.RETURN_CAR, TIP, TAKE_OFFER)
 
 
 @dataclass

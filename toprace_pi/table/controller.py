@@ -44,6 +44,9 @@ from toprace_pi.rules.events import (
 from toprace_pi.rules.events import (
     Event as GameEvent,
 )
+from toprace_pi.rules.variants.quick import REVEAL
+from toprace_pi.rules.variants.stocks import TAKE_OFFER
+from toprace_pi.rules.variants.tips import TIP
 from toprace_pi.table.choices import Choice, choice_for
 from toprace_pi.table.entries import CLAIM_WINDOW, Entry, LayoutEntry, Refusal, Step, entry_for
 from toprace_pi.table.journal import Journal
@@ -180,7 +183,7 @@ class TableController:
         phase = self.game.phase
         if phase is Phase.PLAY_CARD:
             self._apply(self._card_on_turn(number))
-        elif phase is Phase.TAKE_OFFER:
+        elif phase is TAKE_OFFER:
             self._apply(TakeOffer(number))
         elif phase in MID_CARD:
             self.refuse(f"finish the card in play first: {self.prompt}")
@@ -202,9 +205,9 @@ class TableController:
             self._apply(TakeCar(car))
         elif phase is Phase.CHOOSE_JOKER:
             self._apply(ChooseJoker(car))
-        elif phase is Phase.TIP:
+        elif phase is TIP:
             self._apply(Tip(car))
-        elif phase is Phase.REVEAL:
+        elif phase is REVEAL:
             self._apply(Reveal(car))
         else:
             self.refuse(f"no car token is asked for now: {self.prompt}")
@@ -344,7 +347,7 @@ class TableController:
             return "the game is over"
         if self.entry is not None:
             return self.entry.prompt
-        if game.phase is Phase.REVEAL:
+        if game.phase is REVEAL:
             return "turn up the next car card at random and lay its car token on the reader"
         who = game.names[game.seat]
         current = self.choice.labels[self.choice.cursor] if self.choice is not None else ""
@@ -352,7 +355,7 @@ class TableController:
             may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
             other = f"; or NEXT/OK for {current}" if self.choice is not None else ""
             return f"{who}: lay a speed card on the discard pile{may_pass}{other}"
-        if game.phase is Phase.TIP:
+        if game.phase is TIP:
             return f"{who}: reveal your next tip with its car token, or NEXT/OK ({current})"
         return f"{who}: {game.phase.value}? {current} (NEXT, OK)"
 

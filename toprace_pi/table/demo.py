@@ -40,6 +40,9 @@ from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import Event as GameEvent
 from toprace_pi.rules.events import TipRound, money
 from toprace_pi.rules.variants import new_game
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM
+from toprace_pi.rules.variants.quick import REVEAL
+from toprace_pi.rules.variants.tips import TIP
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.entries import ClaimWindow, GridEntry, SaleEntry
@@ -273,9 +276,9 @@ class DemoPlayers:
             demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in game.cars if c not in entry.cars])))
         elif isinstance(entry, ClaimWindow):
             self._claim(demo, entry)
-        elif game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
+        elif game.phase is TIP:  # the tips each player noted secretly, revealed in order
             demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
-        elif game.phase is Phase.REVEAL:  # quick rules: a car card turned up at random
+        elif game.phase is REVEAL:  # quick rules: a car card turned up at random
             demo.lay(demo.cars, car_uid(self.shuffle.choice(game.cars_for_sale())))
         elif game.seat in self.humans:
             self._await_human(demo)
@@ -364,7 +367,7 @@ class DemoPlayers:
         controller = demo.controller
         game = controller.game
         aloud = type(game).replay(game.settings, game.track, game.deck, game.log)
-        while aloud.phase is Phase.PIT_STOP_CLAIM:
+        while aloud.phase is PIT_STOP_CLAIM:
             seat = aloud.seat
             if seat in self.humans:
                 question = Question(f"pit stop? claim {game.deck[game.discard_pile[-1]]}", [True, False],

@@ -15,6 +15,8 @@ from toprace_pi.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
 from toprace_pi.rules.actions import ClaimPitStop, Grid, Trade
 from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.events import money
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM
+from toprace_pi.rules.variants.stocks import GRID, TRADE
 
 #: How long the table waits for pit stop claims after a card is played, unless
 #: the configuration says otherwise (seconds).
@@ -75,7 +77,7 @@ class SaleEntry(Entry):
     @classmethod
     def for_game(cls, game: Game) -> SaleEntry:
         assert game.auction is not None
-        bidders = [s for s in range(game.players) if game.auction.may_bid(s)]
+        bidders = [s for s in range(game.player_count) if game.auction.may_bid(s)]
         return cls(bidders, game.names, game.auction.number)
 
     @property
@@ -257,10 +259,10 @@ def entry_for(game: Game, now: float, *, dealt_by_hand: bool, claim_window: floa
         return SaleEntry.for_game(game)
     if game.phase is Phase.DEAL and dealt_by_hand:
         return LayoutEntry.for_game(game)
-    if game.phase is Phase.GRID:
+    if game.phase is GRID:
         return GridEntry(len(game.cars))
-    if game.phase is Phase.TRADE:
+    if game.phase is TRADE:
         return TradeEntry(game.names[game.seat], game.cars)
-    if game.phase is Phase.PIT_STOP_CLAIM:
+    if game.phase is PIT_STOP_CLAIM:
         return ClaimWindow.for_game(game, now + claim_window)
     return None

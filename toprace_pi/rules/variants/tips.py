@@ -25,10 +25,12 @@ from toprace_pi.rules.actions import Action, Pass, PlayCard, Tip
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import TipRound, TipsSettled
-from toprace_pi.rules.game import Game, Phase, Settings
+from toprace_pi.rules.game import Game, Phase, Settings, handles, legal
 from toprace_pi.rules.track import Track
 
 ROUNDS = ("first", "second", "third")
+#: Every player places a secret tip on a car.
+TIP = Phase("TIP", "place a secret tip")
 PLACES = 6
 
 
@@ -85,13 +87,15 @@ def settle(tips: list[list[Car]], placements: tuple[Car, ...], table: TipTable) 
 class TipsGame(Game):
     """Top Race with Variant A."""
 
+    VARIANT = "tips"
+
     def __init__(self, settings: Settings, track: Track, deck: Deck, *, table: TipTable = STANDARD_TABLE) -> None:
         self.table = table
         super().__init__(settings, track, deck)
 
     def _begin_race(self) -> None:
         super()._begin_race()
-        self.tips: list[list[Car]] = [[] for _ in range(self.players)]
+        self.tips: list[list[Car]] = [[] for _ in range(self.player_count)]
         self.rounds_held = 0
         self.passes_in_a_row = 0
         self._tipping: list[int] = []
@@ -103,9 +107,10 @@ class TipsGame(Game):
         """Everyone stays in the race to the end and may pass."""
         return True
 
+    @handles(Phase.PLAY_CARD, Pass)
     def _apply_pass_turn(self, action: Pass) -> None:
         self.passes_in_a_row += 1
-        if self.passes_in_a_row >= self.players:
+        if self.passes_in_a_row >= self.player_count:
             self._end_race("every player has passed once in turn")
         else:
             self._end_turn()
@@ -124,8 +129,8 @@ class TipsGame(Game):
         if not self._line_crossed(self.rounds_held):
             return False
         self.events.append(TipRound(self.rounds_held + 1))
-        self._tipping = [(self.turn + n) % self.players for n in range(self.players)]
-        self.phase, self.to_move = Phase.TIP, self._tipping[0]
+        self._tipping = [(self.turn + n) % self.player_count for n in range(self.player_count)]
+        self.phase, self.to_move = TIP, self._tipping[0]
         return True
 
     def _announce_rounds(self) -> None:
@@ -141,6 +146,7 @@ class TipsGame(Game):
         if action.car not in self.cars:
             raise IllegalActionError(f"{action.car!r} is not a car")
 
+    @handles(TIP, Tip, check="_check_tip")
     def _apply_tip(self, action: Tip) -> None:
         seat = self._tipping.pop(0)
         self.tips[seat].append(action.car)
@@ -161,9 +167,9 @@ class TipsGame(Game):
             self._announce_rounds()
             if self.rounds_held:
                 self._end_reason = reason
-                self._tipping = [s for _ in range(self.rounds_held) for s in range(self.players)]
+                self._tipping = [s for _ in range(self.rounds_held) for s in range(self.player_count)]
                 self._tipping.sort()  # each seat reveals all its tips in turn
-                self.phase, self.to_move = Phase.TIP, self._tipping[0]
+                self.phase, self.to_move = TIP, self._tipping[0]
                 return
         super()._end_race(reason)
 
@@ -181,17 +187,10 @@ class TipsGame(Game):
                 self._pay_bank(seat, -total)
         self.events.append(TipsSettled(tuple(totals), tuple(self.money)))
 
+    @legal(TIP)
     def tip_choices(self) -> list[Action]:
         return [Tip(car) for car in self.cars]
 
-
-def _legal_play(game: Game) -> list[Action]:
-    return [*Game.LEGAL[Phase.PLAY_CARD](game), Pass()]
-
-
-TipsGame.LEGAL = {**Game.LEGAL, Phase.PLAY_CARD: _legal_play, Phase.TIP: lambda g: g.tip_choices()}  # type: ignore[attr-defined]
-TipsGame.HANDLERS = {
-    **Game.HANDLERS,
-    Phase.PLAY_CARD: {**Game.HANDLERS[Phase.PLAY_CARD], Pass: ("_no_check", "_apply_pass_turn")},
-    Phase.TIP: {Tip: ("_check_tip", "_apply_tip")},
-}
+    @legal(Phase.PLAY_CARD)
+    def _legal_cards_or_pass(self) -> list[Action]:
+        return [*self._legal_cards(), Pass()]
