@@ -445,7 +445,7 @@ def test_a_hidden_deal_names_the_box_and_cards_taken_by_pit_stops_are_known():
     play(game, RED_6)
     refused(game, PlayCard(RED_6), "is on the discard pile")
     play(game, BLUE_6)
-    assert game.known_hands == [set(), set()] and game.hand_size == [21, 20]
+    assert game.known.by_seat == [[], []] and game.hand_size == [21, 20]
 
 
 def test_with_a_hidden_deal_a_player_left_with_known_cards_plays_only_those():
@@ -525,10 +525,10 @@ class PitObserver(Observer):
             places += [n for h in game.hands for n in h]
             assert sorted(places) == sorted(game.deck.numbers), "a speed card in two places, or in none"
         else:
-            known = [n for k in game.known_hands for n in k]
+            known = [n for k in game.known.by_seat for n in k]
             assert len(set(places + known)) == len(places + known), "a speed card in two places"
             assert len(places) + sum(game.hand_size) == len(game.deck)
-            assert all(len(k) <= size for k, size in zip(game.known_hands, game.hand_size, strict=True))
+            assert all(len(k) <= size for k, size in zip(game.known.by_seat, game.hand_size, strict=True))
         assert len(game.played) == self.plays and set(game.played) <= set(game.deck.numbers)
         for seat in range(game.player_count):
             assert game.pit_stops[seat] == PIT_STOPS - self.used[seat] >= len(game.pit_waiting[seat])

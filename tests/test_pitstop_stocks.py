@@ -338,13 +338,13 @@ def test_a_hidden_deal_names_offer_and_box_and_taken_cards_are_known():
         win_offer(game, seat)
         game.apply(TakeOffer(pick))
     game.apply(GRID)
-    assert game.hand_size == [21, 21] and game.known_hands == [{9, 48}, {46, 47}]
+    assert game.hand_size == [21, 21] and [set(k) for k in game.known.by_seat] == [{9, 48}, {46, 47}]
     refused(game, PlayCard(46), "is in Ben's hand")
     refused(game, PlayCard(BLUE_6), "is in the box")
     play(game, 9, claim_by=1)
     refused(game, PlayCard(46), "collects a card from the pit stop this turn")  # Ben's turn: he must collect
     game.apply(CollectPitStop(9))
-    assert game.known_hands == [{48}, {9, 46, 47}]
+    assert [set(k) for k in game.known.by_seat] == [{48}, {9, 46, 47}]
     trade_all(game)
     refused(game, PlayCard(9), "is in Ben's hand")
     game.hand_size[0] = 1  # as if Anna's other cards were all played
@@ -516,7 +516,7 @@ def illegal(game: PitStopStocksGame, rng: random.Random) -> list[tuple[str, Acti
     if game.phase in (Phase.PLAY_CARD, PIT_STOP_CLAIM):
         found = pit_illegal(game, rng) + [("a trade outside a stock round", Trade((B, B), (R, R)))]
         if game.phase is Phase.PLAY_CARD and game.hands is None:
-            others = [n for s, known in enumerate(game.known_hands) if s != game.seat for n in known]
+            others = [n for s, known in enumerate(game.known.by_seat) if s != game.seat for n in known]
             found += [("a card known in another hand", PlayCard(n)) for n in others[:2]]
         return found
     if game.phase is Phase.DEAL:

@@ -28,6 +28,7 @@ from toprace_pi.rules.actions import (
     Tip,
     Trade,
 )
+from toprace_pi.rules.auction import STEP
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.game import Game, Phase
@@ -73,7 +74,7 @@ class GreedyBot:
     def _car_worth(self, game: Game, seat: int) -> int:
         points = self._hand_points(game, seat)
         best = max((points[c] for c in game.cars_for_sale()), default=0)
-        return best * POINT_VALUE + self.rng.randrange(0, 20_000, 10_000)
+        return best * POINT_VALUE + self.rng.randrange(0, 2 * STEP, STEP)
 
     def _take(self, game: Game) -> Action:
         points = self._hand_points(game, game.seat)
@@ -244,7 +245,7 @@ def _bid(bot: GreedyBot, game: Game) -> Action:
     if not game.auction.may_pass():
         return Bid(amounts[0])
     best = max((_offer_worth(game, n) for n in game.offer), default=0.0)
-    worth = int(best * POINT_VALUE) + bot.rng.randrange(0, 20_000, 10_000)
+    worth = int(best * POINT_VALUE) + bot.rng.randrange(0, 2 * STEP, STEP)
     limit = min(worth, int(game.money[seat] * MAX_SHARE))
     return Bid(amounts[0]) if amounts and amounts[0] <= limit else Pass()
 

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 from toprace_pi.errors import IllegalActionError
 
+#: Bids and prices go up in the smallest banknote (tip amounts are whole banknotes too).
 STEP = 10_000
-OPENING_BID = 10_000
+OPENING_BID = STEP
 LAST_CAR_PRICE = 30_000
 AUCTIONS = 6
 
@@ -75,7 +76,7 @@ class Auction:
 
     def check_bid(self, amount: int, money: Sequence[int], name: str) -> None:
         if amount % STEP or amount <= 0:
-            raise IllegalActionError(f"bids go in steps of 10,000; {amount:,} is not one")
+            raise IllegalActionError(f"bids go in steps of {STEP:,}; {amount:,} is not one")
         allowed = self.bid_range(money)
         if self.leader is None and amount < OPENING_BID:
             raise IllegalActionError(f"the opening bid must be at least {OPENING_BID:,}")
@@ -91,7 +92,7 @@ class Auction:
         if not self.may_bid(seat):
             raise IllegalActionError(f"{name} already has a car and may not bid while other players still need one")
         if price % STEP or price < OPENING_BID:
-            raise IllegalActionError(f"a car sells for a multiple of 10,000, at least {OPENING_BID:,}; not {price:,}")
+            raise IllegalActionError(f"a car sells for a multiple of {STEP:,}, at least {OPENING_BID:,}; not {price:,}")
         if price > max(money[seat], OPENING_BID if seat == self.opener else 0):
             raise IllegalActionError(f"{name} has only {money[seat]:,} and cannot pay {price:,}")
 

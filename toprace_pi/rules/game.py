@@ -399,16 +399,35 @@ class Game:
         return self.deal(rng)
 
     def deal(self, rng: random.Random) -> Deal:
-        """The chance action for the deal, shuffled with ``rng`` (not applied)."""
-        cards = list(self.deck.numbers)
+        """The chance action for the deal, shuffled with ``rng`` (not applied).
+
+        The one deal of every variant, which sets only the sizes: the cards not
+        fixed in the offer row (:meth:`offer_fixed`) are shuffled and go to the
+        hands, then fill the offer row up to :meth:`offer_size`, then the box
+        (:meth:`box_size`); the rest is left out."""
+        fixed = self.offer_fixed()
+        cards = [n for n in self.deck.numbers if n not in fixed]
         rng.shuffle(cards)
-        k = self.cards_per_player()
-        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.player_count))
-        return Deal(hands, tuple(sorted(cards[self.player_count * k:])))
+        k, seats = self.cards_per_player(), self.player_count
+        offer_end = seats * k + self.offer_size() - len(fixed)
+        box_end = offer_end + self.box_size()
+        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(seats))
+        offer = tuple(sorted(fixed + cards[seats * k:offer_end]))
+        return Deal(hands, tuple(sorted(cards[box_end:])), tuple(sorted(cards[offer_end:box_end])), offer)
 
     def offer_size(self) -> int:
         """Hook: how many speed cards the deal lays out face up as an offer row
         (the Stocks variant). The base game has none."""
+        return 0
+
+    def offer_fixed(self) -> list[int]:
+        """Hook: the cards that always lie in the offer row (the Stocks variant's
+        Sprint/Breakdown cards); they are not shuffled."""
+        return []
+
+    def box_size(self) -> int:
+        """Hook: how many speed cards the deal lays out face up as the box (the Pit
+        Stop rule). The base game has none."""
         return 0
 
     def _check_deal(self, action: Deal) -> None:

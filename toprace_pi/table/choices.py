@@ -48,13 +48,6 @@ class Choice:
     def next(self) -> None:
         self.cursor = (self.cursor + 1) % len(self.options)
 
-    def point_at(self, action: Action) -> bool:
-        """Move the cursor to ``action`` if it is on offer."""
-        if action in self.options:
-            self.cursor = self.options.index(action)
-            return True
-        return False
-
 
 def choice_for(game: Game) -> Choice | None:
     """The NEXT/OK choice for the game's current decision, if it is one. On a turn

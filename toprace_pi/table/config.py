@@ -17,9 +17,11 @@ from typing import Any
 
 from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, track_names
 from toprace_pi.errors import DataError
+from toprace_pi.hardware.buttons import DEFAULT_PINS
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
 from toprace_pi.hardware.strip import StripSettings
+from toprace_pi.table.entries import CLAIM_WINDOW
 from toprace_pi.text import printable
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
@@ -66,11 +68,11 @@ class TableConfig:
     races: int = 1
     variant: str = "base"
     #: Pit Stop rule: seconds the table waits for claims after a card is played.
-    claim_window: float = 6.0
+    claim_window: float = CLAIM_WINDOW
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("discard"),)
     hub: HubConfig | None = None
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
-    buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
+    buttons: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_PINS))
     button_kind: str = "gpio"
     hold_time: float = 1.0
     #: ``[keyboard] enabled``: keys at the terminal the table runs in stand in for the buttons and readers.
@@ -115,7 +117,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
         races=_whole(game.get("races", 1), "[game] races", 1, 99, problems),
         variant=_variant(game.get("variant", "base"), problems),
-        claim_window=_number(game.get("claim_window", 6.0), "[game] claim_window", problems),
+        claim_window=_number(game.get("claim_window", CLAIM_WINDOW), "[game] claim_window", problems),
         readers=_readers(_table(data, "readers", problems), hub, problems),
         hub=hub,
         strip=_strip(_table(data, "strip", problems), problems),

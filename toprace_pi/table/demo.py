@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from toprace_pi.bots import make_bot
 from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.hardware.buttons import DEFAULT_PINS as DEMO_PINS
 from toprace_pi.hardware.buttons import TableButtons
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.keyboard import KeySource
@@ -36,6 +37,7 @@ from toprace_pi.render.terminal import MIN_WIDTH, render_track
 from toprace_pi.report import event_line, event_lines, scoreboard
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
 from toprace_pi.rules.actions import Bid, ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
+from toprace_pi.rules.auction import STEP as BID_STEP
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import Event as GameEvent
 from toprace_pi.rules.events import TipRound, money
@@ -52,8 +54,6 @@ from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.screen import DemoScreen
 from toprace_pi.table.view import TableView, lights_by_space
 
-#: The demo's buttons on gpiozero mock pins (any free GPIO numbers would do).
-DEMO_PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
 #: A bound on one game's inputs: a table that stops making progress is a bug.
 MAX_INPUTS = 200_000
 #: Seconds between two looks at the devices while a human thinks or the demo is paused.
@@ -390,7 +390,7 @@ class DemoPlayers:
         for _ in range(sale.bidders.index(winner)):
             demo.press("next")
         demo.press("ok")
-        for _ in range((price - sale.price) // 10_000):
+        for _ in range((price - sale.price) // BID_STEP):
             demo.press("next")
         demo.press("ok")
 

@@ -125,8 +125,8 @@ class LayoutEntry(Entry):
 
     @classmethod
     def for_game(cls, game: Game) -> LayoutEntry:
-        box, offer = getattr(game, "box_size", lambda: 0)(), game.offer_size()
-        fixed = tuple(getattr(game, "sprint_breakdown_cards", lambda: [])()) if offer else ()
+        box, offer = game.box_size(), game.offer_size()
+        fixed = tuple(game.offer_fixed())
         return cls(box, offer - len(fixed), fixed)
 
     def deal(self) -> Deal | None:

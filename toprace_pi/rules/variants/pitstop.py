@@ -60,7 +60,6 @@ Interpretations the rulebook leaves open (decided here):
 from __future__ import annotations
 
 import bisect
-import random
 from dataclasses import replace
 from typing import Any
 
@@ -77,6 +76,7 @@ from toprace_pi.rules.actions import (
 )
 from toprace_pi.rules.events import PitStopClaimed, PitStopCollected, PitStopTaken
 from toprace_pi.rules.game import Game, Phase, handles, legal
+from toprace_pi.rules.hands import KnownCards
 from toprace_pi.rules.variants.tips import TipsGame
 
 #: Cards per player and cards in the box, by number of players (Pit Stop table).
@@ -111,7 +111,7 @@ class PitStopGame(Game):
         #: Claimed cards lying on each seat's pit stop cards, in the order claimed.
         self.pit_waiting: list[list[int]] = [[] for _ in range(self.player_count)]
         #: Hidden deal only: cards known to be in a hand because a pit stop put them there.
-        self.known_hands: list[set[int]] = [set() for _ in range(self.player_count)]
+        self.known = KnownCards(self.player_count)
         self.claimants: list[int] = []
         self.passed: set[int] = set()
         self._resolved = False
@@ -123,14 +123,6 @@ class PitStopGame(Game):
 
     def box_size(self) -> int:
         return DEAL[self.player_count][1]
-
-    def deal(self, rng: random.Random) -> Deal:
-        cards = list(self.deck.numbers)
-        rng.shuffle(cards)
-        k, n = self.cards_per_player(), self.box_size()
-        dealt = self.player_count * k
-        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.player_count))
-        return Deal(hands, tuple(sorted(cards[dealt + n:])), tuple(sorted(cards[dealt:dealt + n])))
 
     def _check_deal(self, action: Deal) -> None:
         n = self.box_size()
@@ -181,12 +173,12 @@ class PitStopGame(Game):
         if self.hand_size[seat] == 0:
             return []
         if not self._unknown_left(seat):
-            return sorted(self.known_hands[seat])
+            return sorted(self.known.of(seat))
         return [n for n in self.deck.numbers if self._where(n, seat) is None]
 
     def _unknown_left(self, seat: int) -> int:
         """Hidden deal: how many of the seat's cards are not known from pit stops."""
-        return self.hand_size[seat] - len(self.known_hands[seat])
+        return self.known.unknown(seat, self.hand_size[seat])
 
     @legal(Phase.PLAY_CARD)
     def turn_actions(self) -> list[Action]:
@@ -215,7 +207,7 @@ class PitStopGame(Game):
         for other in range(self.player_count):
             if number in self.pit_waiting[other]:
                 return f"lies on {self.names[other]}'s pit stop card"
-            if other != seat and number in self.known_hands[other]:
+            if other != seat and self.known.holds(other, number):
                 return f"is in {self.names[other]}'s hand"
         return None
 
@@ -241,14 +233,14 @@ class PitStopGame(Game):
         where = self._where(number, seat)
         if where is not None:
             raise IllegalActionError(f"{name} cannot play speed card {card}: it {where}")
-        if number not in self.known_hands[seat] and not self._unknown_left(seat):
-            known = ", ".join(str(self.deck[n]) for n in sorted(self.known_hands[seat]))
+        if not self.known.holds(seat, number) and not self._unknown_left(seat):
+            known = ", ".join(str(self.deck[n]) for n in sorted(self.known.of(seat)))
             raise IllegalActionError(f"{name} holds only the cards taken at pit stops: {known}")
 
     def _apply_play(self, action: PlayCard) -> None:
         self.passed.clear()
         self._resolved = False
-        self.known_hands[self.turn].discard(action.number)
+        self.known.played(self.turn, action.number)
         self.discard.append(action.number)  # before the card is worked through: it may end the turn
         super()._apply_play(action)
 
@@ -355,7 +347,7 @@ class PitStopGame(Game):
         if self.hands is not None:
             bisect.insort(self.hands[seat], number)
         else:
-            self.known_hands[seat].add(number)
+            self.known.add(seat, number)
         self.passed.clear()
         self._end_turn()
 

@@ -61,9 +61,6 @@ Interpretations (the rulebook leaves these open; decided here):
 
 from __future__ import annotations
 
-import random
-
-from toprace_pi.rules.actions import Deal
 from toprace_pi.rules.variants.pitstop import PitStopGame
 from toprace_pi.rules.variants.stocks import PITSTOP_DEAL, StocksGame
 
@@ -84,26 +81,6 @@ class PitStopStocksGame(PitStopGame, StocksGame):
 
     def box_size(self) -> int:
         return PITSTOP_DEAL[self.player_count][2]
-
-    def deal(self, rng: random.Random) -> Deal:
-        """The Sprint/Breakdown cards to the offer row; the rest shuffled to the
-        hands, the rest of the offer row and the box."""
-        fixed = self.sprint_breakdown_cards()
-        cards = [n for n in self.deck.numbers if n not in fixed]
-        rng.shuffle(cards)
-        k, extra, boxed = self.cards_per_player(), self.offer_size() - len(fixed), self.box_size()
-        dealt = self.player_count * k
-        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.player_count))
-        offer = tuple(sorted(fixed + cards[dealt:dealt + extra]))
-        box = tuple(sorted(cards[dealt + extra:dealt + extra + boxed]))
-        return Deal(hands, tuple(sorted(cards[dealt + extra + boxed:])), box, offer)
-
-    def _give(self, seat: int, number: int, *, free: bool) -> None:
-        """An offer card goes to a hand; with hidden hands it is known to be there
-        (the Pit Stop rule's record of known cards)."""
-        super()._give(seat, number, free=free)
-        if self.hands is None:
-            self.known_hands[seat].add(number)
 
     # --- taking part ---------------------------------------------------------------
 

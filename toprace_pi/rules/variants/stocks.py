@@ -102,6 +102,7 @@ from toprace_pi.rules.events import (
     StocksTraded,
 )
 from toprace_pi.rules.game import CHANCE, Game, Phase, handles, legal
+from toprace_pi.rules.hands import KnownCards
 
 #: Stocks: cards per player and the size of the offer row (the three
 #: Sprint/Breakdown cards included), by number of players.
@@ -241,8 +242,8 @@ class StocksGame(Game):
         self.stocks: list[list[int]] = [[START_STOCKS] * len(self.cars) for _ in range(self.player_count)]
         #: The cards still in the offer row.
         self.offer: list[int] = []
-        #: The offer cards each seat took (known to be in that hand, even when hands are hidden).
-        self.taken: list[list[int]] = [[] for _ in range(self.player_count)]
+        #: Hidden hands: the offer cards each seat took and has not played yet.
+        self.known = KnownCards(self.player_count)
         self.left_out: tuple[int, ...] = ()
         #: The race's turn order, the starting player first (see :meth:`turn_order`).
         self.order: list[int] = list(range(self.player_count))
@@ -257,19 +258,9 @@ class StocksGame(Game):
     def offer_size(self) -> int:
         return DEAL[self.player_count][1]
 
-    def sprint_breakdown_cards(self) -> list[int]:
+    def offer_fixed(self) -> list[int]:
+        """The Sprint/Breakdown cards: they always lie in the offer row."""
         return [card.number for card in self.deck.cards if isinstance(card, SprintBreakdownCard)]
-
-    def deal(self, rng: random.Random) -> Deal:
-        """The Sprint/Breakdown cards to the offer row, the rest shuffled and dealt."""
-        fixed = self.sprint_breakdown_cards()
-        cards = [n for n in self.deck.numbers if n not in fixed]
-        rng.shuffle(cards)
-        k, extra = self.cards_per_player(), self.offer_size() - len(fixed)
-        dealt = self.player_count * k
-        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.player_count))
-        offer = tuple(sorted(fixed + cards[dealt:dealt + extra]))
-        return Deal(hands, tuple(sorted(cards[dealt + extra:])), offer=offer)
 
     def _check_deal(self, action: Deal) -> None:
         if action.hands is None and not action.offer:
@@ -280,7 +271,7 @@ class StocksGame(Game):
             raise IllegalActionError(f"there is no speed card #{unknown[0]} in this deck")
         if len(set(action.offer)) != len(action.offer) or set(action.offer) & set(action.left_out):
             raise IllegalActionError("a deal must lay out every card of the offer row once")
-        missing = [n for n in self.sprint_breakdown_cards() if n not in action.offer]
+        missing = [n for n in self.offer_fixed() if n not in action.offer]
         if missing:
             raise IllegalActionError(f"the Sprint/Breakdown cards always lie in the offer row; "
                                      f"{self.deck[missing[0]]} is missing")
@@ -316,9 +307,10 @@ class StocksGame(Game):
 
     def _give(self, seat: int, number: int, *, free: bool) -> None:
         self.offer.remove(number)
-        self.taken[seat].append(number)
         if self.hands is not None:
             bisect.insort(self.hands[seat], number)
+        else:
+            self.known.add(seat, number)
         self.hand_size[seat] += 1
         self.events.append(OfferCardTaken(seat, str(self.deck[number]), free))
 
@@ -388,7 +380,7 @@ class StocksGame(Game):
         cards = super().playable_cards()
         if self.hands is not None:
             return cards
-        known = self._known_in_hand(self.turn)
+        known = self.known.of(self.turn)
         if self.hand_size[self.turn] <= len(known):
             return known
         elsewhere = self._not_in_hand(self.turn)
@@ -401,19 +393,18 @@ class StocksGame(Game):
         name, card = self.names[self.turn], self.deck[action.number]
         if action.number in self._not_in_hand(self.turn):
             raise IllegalActionError(f"{name} does not hold speed card {card}")
-        known = self._known_in_hand(self.turn)
+        known = self.known.of(self.turn)
         if action.number not in known and self.hand_size[self.turn] <= len(known):
             taken = ", ".join(f"#{n}" for n in known)
             raise IllegalActionError(f"{name}'s last cards are those taken from the offer row ({taken}), not {card}")
 
-    def _known_in_hand(self, seat: int) -> list[int]:
-        """Hidden hands: the offer cards ``seat`` took and has not played yet."""
-        return [n for n in self.taken[seat] if n not in self.played]
+    def _apply_play(self, action: PlayCard) -> None:
+        self.known.played(self.turn, action.number)
+        super()._apply_play(action)
 
     def _not_in_hand(self, seat: int) -> set[int]:
         """Hidden hands: cards known not to be in ``seat``'s hand."""
-        others = {n for s, taken in enumerate(self.taken) if s != seat for n in taken}
-        return others | set(self.offer) | set(self.left_out)
+        return self.known.elsewhere(seat) | set(self.offer) | set(self.left_out)
 
     # --- stock rounds ----------------------------------------------------------------
 

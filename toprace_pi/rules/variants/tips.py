@@ -22,6 +22,7 @@ from typing import Any
 
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.rules.actions import Action, Pass, PlayCard, Tip
+from toprace_pi.rules.auction import STEP
 from toprace_pi.rules.cards import Deck
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import TipRound, TipsSettled
@@ -59,8 +60,8 @@ class TipTable:
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in row)):
                 problems.append(f"[tips] {key}: a list of {PLACES} whole amounts, one per place")
                 continue
-            if any(v % 10_000 for v in row):
-                problems.append(f"[tips] {key}: amounts are whole banknotes, multiples of 10,000")
+            if any(v % STEP for v in row):
+                problems.append(f"[tips] {key}: amounts are whole banknotes, multiples of {STEP:,}")
             rows.append(tuple(row))
         if problems:
             raise DataError(source, problems)
