@@ -6,11 +6,10 @@ from collections.abc import Sequence
 
 from toprace_pi.data import load_deck
 from toprace_pi.rules import Bid, Car, Deal, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
-from toprace_pi.rules.actions import Reveal
 from toprace_pi.rules.cards import CARDS_PER_PLAYER
 from toprace_pi.rules.events import CardPlayed, JokerChosen
 from toprace_pi.rules.variants import new_game as new_variant_game
-from toprace_pi.rules.variants.quick import REVEAL
+from toprace_pi.rules.variants.quick import REVEAL, Reveal
 
 NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
 DECK = load_deck()

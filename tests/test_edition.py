@@ -36,11 +36,14 @@ from toprace_pi.rules import (
     Sprint,
     TakeCar,
 )
-from toprace_pi.rules.actions import Grid, ReturnCar, Reveal, Tip, Trade, parse_action
+from toprace_pi.rules.actions import ReturnCar, parse_action
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.cards import Deck, SprintBreakdownCard
 from toprace_pi.rules.events import BrokeDown
 from toprace_pi.rules.variants import replay_game
+from toprace_pi.rules.variants.quick import Reveal
+from toprace_pi.rules.variants.stocks import Grid, Trade
+from toprace_pi.rules.variants.tips import Tip
 from toprace_pi.simulate import simulate
 from toprace_pi.table.controller import TableController
 

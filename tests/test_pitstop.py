@@ -37,16 +37,7 @@ from tracks import straight
 from toprace_pi.bots import BOT_KINDS
 from toprace_pi.errors import IllegalActionError, NotationError
 from toprace_pi.rules import Breakdown, Car, Game, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
-from toprace_pi.rules.actions import (
-    Action,
-    ClaimPitStop,
-    CollectPitStop,
-    Deal,
-    MoveCar,
-    TakeFromBox,
-    TakeFromDiscard,
-    parse_action,
-)
+from toprace_pi.rules.actions import Action, Deal, MoveCar, parse_action
 from toprace_pi.rules.events import (
     CardPlayed,
     Event,
@@ -58,7 +49,17 @@ from toprace_pi.rules.events import (
 )
 from toprace_pi.rules.game import CHANCE
 from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.pitstop import DEAL, PIT_STOP_CLAIM, PIT_STOPS, PitStopGame, PitStopTipsGame
+from toprace_pi.rules.variants.pitstop import (
+    DEAL,
+    PIT_STOP_CLAIM,
+    PIT_STOPS,
+    ClaimPitStop,
+    CollectPitStop,
+    PitStopGame,
+    PitStopTipsGame,
+    TakeFromBox,
+    TakeFromDiscard,
+)
 from toprace_pi.rules.variants.tips import TIP, TipsGame
 from toprace_pi.simulate import bots_for, player_names
 

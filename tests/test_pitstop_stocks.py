@@ -38,18 +38,7 @@ from toprace_pi.bots import BOT_KINDS
 from toprace_pi.bots.greedy import GreedyBot
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules import Game, Pass, Phase, PlayCard, Settings
-from toprace_pi.rules.actions import (
-    Action,
-    ClaimPitStop,
-    CollectPitStop,
-    Deal,
-    Grid,
-    TakeFromBox,
-    TakeFromDiscard,
-    TakeOffer,
-    Trade,
-    parse_action,
-)
+from toprace_pi.rules.actions import Action, Deal, parse_action
 from toprace_pi.rules.events import (
     CardPlayed,
     CarFinished,
@@ -63,7 +52,15 @@ from toprace_pi.rules.events import (
 )
 from toprace_pi.rules.game import CHANCE, FINISHES_TO_END
 from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, PIT_STOPS, PitStopGame
+from toprace_pi.rules.variants.pitstop import (
+    PIT_STOP_CLAIM,
+    PIT_STOPS,
+    ClaimPitStop,
+    CollectPitStop,
+    PitStopGame,
+    TakeFromBox,
+    TakeFromDiscard,
+)
 from toprace_pi.rules.variants.pitstop_stocks import PitStopStocksGame
 from toprace_pi.rules.variants.stocks import (
     GRID as GRID_PHASE,
@@ -73,7 +70,10 @@ from toprace_pi.rules.variants.stocks import (
     PITSTOP_DEAL,
     TOTAL_STOCKS,
     TRADE,
+    Grid,
     StocksGame,
+    TakeOffer,
+    Trade,
     stock_payout,
 )
 from toprace_pi.simulate import bots_for, player_names

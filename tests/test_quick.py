@@ -12,10 +12,10 @@ from tracks import straight
 from toprace_pi.data import load_track
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules import CHANCE, Bid, Pass, Phase, PlaceCar, Settings, TakeCar
-from toprace_pi.rules.actions import Reveal, parse_action
+from toprace_pi.rules.actions import parse_action
 from toprace_pi.rules.events import CarRevealed, TipsSettled
 from toprace_pi.rules.variants import new_game
-from toprace_pi.rules.variants.quick import REVEAL
+from toprace_pi.rules.variants.quick import REVEAL, Reveal
 from toprace_pi.rules.variants.tips import STANDARD_TABLE, settle
 from toprace_pi.simulate import simulate
 

@@ -78,7 +78,6 @@ from toprace_pi.rules import (
     SprintBreakdownCard,
     TakeCar,
 )
-from toprace_pi.rules.actions import ClaimPitStop, CollectPitStop, Reveal, Tip
 from toprace_pi.rules.events import (
     PRIZES,
     AuctionWon,
@@ -93,8 +92,9 @@ from toprace_pi.rules.events import (
 )
 from toprace_pi.rules.track import FINISH, FINISH_ID, Track
 from toprace_pi.rules.variants import new_game
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM
-from toprace_pi.rules.variants.tips import TIP
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, CollectPitStop
+from toprace_pi.rules.variants.quick import Reveal
+from toprace_pi.rules.variants.tips import TIP, Tip
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 TRACKS = track_names()

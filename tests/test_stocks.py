@@ -22,7 +22,7 @@ from toprace_pi.bots.greedy import GreedyBot
 from toprace_pi.data import load_track, track_names
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules import Bid, Breakdown, Car, Deal, Game, MoveCar, Pass, Phase, PlayCard, Settings, Sold, Sprint
-from toprace_pi.rules.actions import Action, Grid, ReturnCar, TakeCar, TakeOffer, Trade, parse_action
+from toprace_pi.rules.actions import Action, ReturnCar, TakeCar, parse_action
 from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.events import (
     AuctionWon,
@@ -46,7 +46,10 @@ from toprace_pi.rules.variants.stocks import (
     TAKE_OFFER,
     TOTAL_STOCKS,
     TRADE,
+    Grid,
     StocksGame,
+    TakeOffer,
+    Trade,
     possible_trades,
     stock_payout,
     trade,

@@ -11,10 +11,9 @@ from tracks import straight
 from toprace_pi.data import load_track
 from toprace_pi.hardware.events import TagLaid
 from toprace_pi.rules import Car, Deal, Phase, PlayCard, Settings
-from toprace_pi.rules.actions import ClaimPitStop, Grid, TakeFromBox, TakeFromDiscard, Trade
 from toprace_pi.rules.variants import new_game
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM
-from toprace_pi.rules.variants.stocks import GRID, TAKE_OFFER, TRADE
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
+from toprace_pi.rules.variants.stocks import GRID, TAKE_OFFER, TRADE, Grid, Trade
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DemoPlayers, build_demo_table, play_demo
 from toprace_pi.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry

@@ -9,11 +9,11 @@ from tracks import straight
 from toprace_pi.data import load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.rules import MoveCar, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
-from toprace_pi.rules.actions import Tip, parse_action
+from toprace_pi.rules.actions import parse_action
 from toprace_pi.rules.events import TipRound, TipsSettled
 from toprace_pi.rules.game import BANKNOTES_TOTAL
 from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.tips import STANDARD_TABLE, TIP, TipTable, settle
+from toprace_pi.rules.variants.tips import STANDARD_TABLE, TIP, Tip, TipTable, settle
 from toprace_pi.simulate import simulate
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN

@@ -13,8 +13,6 @@ from toprace_pi.rules.actions import (
     Bid,
     Breakdown,
     ChooseJoker,
-    ClaimPitStop,
-    CollectPitStop,
     MoveCar,
     Pass,
     PlaceCar,
@@ -22,20 +20,31 @@ from toprace_pi.rules.actions import (
     ReturnCar,
     Sprint,
     TakeCar,
-    TakeFromBox,
-    TakeFromDiscard,
-    TakeOffer,
-    Tip,
-    Trade,
 )
 from toprace_pi.rules.auction import STEP
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.game import Game, Phase
 from toprace_pi.rules.track import FINISH
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, PitStopGame
-from toprace_pi.rules.variants.stocks import MAX_STOCKS, START_STOCKS, TAKE_OFFER, TRADE, TRADE_SIZE, StocksGame
-from toprace_pi.rules.variants.tips import TIP
+from toprace_pi.rules.variants.pitstop import (
+    PIT_STOP_CLAIM,
+    ClaimPitStop,
+    CollectPitStop,
+    PitStopGame,
+    TakeFromBox,
+    TakeFromDiscard,
+)
+from toprace_pi.rules.variants.stocks import (
+    MAX_STOCKS,
+    START_STOCKS,
+    TAKE_OFFER,
+    TRADE,
+    TRADE_SIZE,
+    StocksGame,
+    TakeOffer,
+    Trade,
+)
+from toprace_pi.rules.variants.tips import TIP, Tip
 
 #: How much one movement point in hand is worth when bidding for a car.
 POINT_VALUE = 2_500

@@ -136,6 +136,8 @@ Phase.RETURN_CAR = Phase("RETURN_CAR", "put the broken-down car back on the trac
 Phase.GAME_OVER = Phase("GAME_OVER", "nothing: the game is over")
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
+#: A check or an apply method, as the handler tables hold it (``Game`` is the first argument).
+_Handler = Callable[[Any, Any], None]
 
 
 def handles(phase: Phase, kind: type, *, check: str = "_no_check") -> Callable[[_Method], _Method]:
@@ -231,8 +233,9 @@ class Game:
       (``class PitStopTipsGame(PitStopGame, TipsGame)``) merges nothing by hand.
       ``WITHDRAWN`` lists (phase, action type) pairs inherited but not allowed;
     * override these hooks, each calling ``super()`` where it adds to the base
-      (so variants combine): :meth:`cards_per_player`, :meth:`offer_size`,
-      :meth:`deal` and :meth:`chance` (its chance actions), ``_check_deal`` /
+      (so variants combine): the deal's sizes (:meth:`cards_per_player`,
+      :meth:`offer_size`, :meth:`offer_fixed`, :meth:`box_size`; :meth:`deal`
+      itself is shared), :meth:`chance` (its own chance actions), ``_check_deal`` /
       ``_apply_deal``, ``_new_auction`` and ``_auction_won``, ``_start_race`` and
       :meth:`race_starter`, :meth:`turn_order`, :meth:`takes_part`,
       :meth:`can_act`, :meth:`playable_cards` and ``_check_play`` /
@@ -251,7 +254,7 @@ class Game:
     #: Per phase: the legal actions now (built from :func:`legal` declarations).
     LEGAL: ClassVar[dict[Phase, Callable[[Game], list[Action]]]]
     #: Per phase and action type: the (check, apply) functions (from :func:`handles`).
-    HANDLERS: ClassVar[dict[Phase, dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any], None]]]]]
+    HANDLERS: ClassVar[dict[Phase, dict[type, tuple[_Handler, _Handler]]]]
     #: (phase, action type) pairs a subclass refuses although a base class handles them.
     WITHDRAWN: ClassVar[tuple[tuple[Phase, type], ...]] = ()
 
@@ -941,7 +944,7 @@ class Game:
         return game
 
 
-_NO_HANDLERS: dict[type, tuple[Callable[[Game, Any], None], Callable[[Game, Any], None]]] = {}
+_NO_HANDLERS: dict[type, tuple[_Handler, _Handler]] = {}
 
 
 def _no_actions(game: Game) -> list[Action]:

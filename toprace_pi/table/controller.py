@@ -19,7 +19,6 @@ from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.hardware.tags import unknown_tag
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeOffer, Tip, Trade
 from toprace_pi.rules.events import (
     AuctionWon,
     BrokeDown,
@@ -44,9 +43,10 @@ from toprace_pi.rules.events import (
 from toprace_pi.rules.events import (
     Event as GameEvent,
 )
-from toprace_pi.rules.variants.quick import REVEAL
-from toprace_pi.rules.variants.stocks import TAKE_OFFER
-from toprace_pi.rules.variants.tips import TIP
+from toprace_pi.rules.variants.pitstop import TakeFromBox
+from toprace_pi.rules.variants.quick import REVEAL, Reveal
+from toprace_pi.rules.variants.stocks import TAKE_OFFER, TakeOffer, Trade
+from toprace_pi.rules.variants.tips import TIP, Tip
 from toprace_pi.table.choices import Choice, choice_for
 from toprace_pi.table.entries import CLAIM_WINDOW, Entry, LayoutEntry, Refusal, Step, entry_for
 from toprace_pi.table.journal import Journal

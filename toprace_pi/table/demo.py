@@ -36,14 +36,15 @@ from toprace_pi.render.palette import RGB
 from toprace_pi.render.terminal import MIN_WIDTH, render_track
 from toprace_pi.report import event_line, event_lines, scoreboard
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
-from toprace_pi.rules.actions import Bid, ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
+from toprace_pi.rules.actions import Bid
 from toprace_pi.rules.auction import STEP as BID_STEP
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import Event as GameEvent
 from toprace_pi.rules.events import TipRound, money
 from toprace_pi.rules.variants import new_game
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
 from toprace_pi.rules.variants.quick import REVEAL
+from toprace_pi.rules.variants.stocks import TakeOffer, Trade
 from toprace_pi.rules.variants.tips import TIP
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController

@@ -12,11 +12,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 from toprace_pi.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
-from toprace_pi.rules.actions import ClaimPitStop, Grid, Trade
 from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.events import money
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM
-from toprace_pi.rules.variants.stocks import GRID, TRADE
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop
+from toprace_pi.rules.variants.stocks import GRID, TRADE, Grid, Trade
 
 #: How long the table waits for pit stop claims after a card is played, unless
 #: the configuration says otherwise (seconds).

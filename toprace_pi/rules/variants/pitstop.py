@@ -60,20 +60,21 @@ Interpretations the rulebook leaves open (decided here):
 from __future__ import annotations
 
 import bisect
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules.actions import (
     Action,
-    ClaimPitStop,
-    CollectPitStop,
     Deal,
     Pass,
     PlayCard,
-    TakeFromBox,
-    TakeFromDiscard,
+    no_arguments,
+    one_argument,
+    register_notation,
+    whole_number,
 )
+from toprace_pi.rules.cars import CarSet
 from toprace_pi.rules.events import PitStopClaimed, PitStopCollected, PitStopTaken
 from toprace_pi.rules.game import Game, Phase, handles, legal
 from toprace_pi.rules.hands import KnownCards
@@ -85,6 +86,42 @@ DEAL = {2: (21, 6), 3: (14, 6), 4: (10, 8), 5: (8, 8), 6: (7, 6)}
 PIT_STOPS = 3
 #: The others are asked in turn whether they claim the card just played.
 PIT_STOP_CLAIM = Phase("PIT_STOP_CLAIM", "claim the card just played for a pit stop, or pass")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimPitStop(Action):
+    """Pit Stop rule: claim the speed card just played for a pit stop."""
+
+    def __str__(self) -> str:
+        return "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeFromBox(Action):
+    """Pit Stop rule: at the start of one's turn, take this card from the box."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"pit box {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeFromDiscard(Action):
+    """Pit Stop rule: at the start of one's turn, take the top card of the discard pile."""
+
+    def __str__(self) -> str:
+        return "pit discard"
+
+
+@dataclass(frozen=True, slots=True)
+class CollectPitStop(Action):
+    """Pit Stop rule: take this claimed card from one's pit stop card into the hand."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"collect {self.number}"
 
 
 class PitStopGame(Game):
@@ -392,3 +429,17 @@ class PitStopTipsGame(PitStopGame, TipsGame):
 
     VARIANT = "pitstop+tips"
     PASS_WITH_CARDS = True
+
+
+def _pit(args: list[str], cars: CarSet) -> Action:
+    """``pit box N`` or ``pit discard``."""
+    if len(args) == 2 and args[0] == "box":
+        return TakeFromBox(int(args[1]))
+    if args == ["discard"]:
+        return TakeFromDiscard()
+    raise ValueError("expected 'pit box CARD' or 'pit discard'")
+
+
+register_notation("claim", no_arguments(ClaimPitStop))
+register_notation("pit", _pit)
+register_notation("collect", one_argument(CollectPitStop, whole_number))

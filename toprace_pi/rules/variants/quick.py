@@ -26,18 +26,29 @@ that edition's deck is ``decks/older-edition.toml``, and any other works too.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules.actions import Action, Pass, Reveal, TakeCar
+from toprace_pi.rules.actions import Action, Pass, TakeCar, one_argument, register_notation
 from toprace_pi.rules.auction import AUCTIONS, Auction
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
-from toprace_pi.rules.cars import Car
+from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.events import CarRevealed
 from toprace_pi.rules.game import CHANCE, Game, Phase, handles, legal
 from toprace_pi.rules.variants.tips import TipsGame
 
 #: Chance: the start player turns up the car card of the next auction.
 REVEAL = Phase("REVEAL", "reveal the next car to auction")
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Action):
+    """Chance (quick rules): the car whose card the start player turns up for auction."""
+
+    car: Car
+
+    def __str__(self) -> str:
+        return f"reveal {self.car.id}"
 
 
 class QuickGame(TipsGame):
@@ -134,3 +145,6 @@ class QuickGame(TipsGame):
         if isinstance(card, SprintBreakdownCard):
             return set(card.pair) <= racing
         return card.has_joker or bool(card.cars & racing)
+
+
+register_notation("reveal", one_argument(Reveal, CarSet.parse))

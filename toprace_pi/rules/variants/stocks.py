@@ -83,11 +83,12 @@ from __future__ import annotations
 import bisect
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules.actions import Action, Deal, Grid, PlayCard, TakeOffer, Trade
+from toprace_pi.rules.actions import Action, Deal, PlayCard, car_list, one_argument, register_notation, whole_number
 from toprace_pi.rules.auction import Auction
 from toprace_pi.rules.cards import SprintBreakdownCard
 from toprace_pi.rules.cars import EDITION_CARS, Car, CarSet
@@ -124,6 +125,47 @@ TAKE_OFFER = Phase("TAKE_OFFER", "take a card from the offer row")
 GRID = Phase("GRID", "draw the starting grid")
 #: A stock round: each player in turn sells and buys stocks.
 TRADE = Phase("TRADE", f"sell {TRADE_SIZE} stocks and buy {TRADE_SIZE}")
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOffer(Action):
+    """Stocks variant: the winner of an offer auction takes this card of the offer row."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"pick {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Grid(Action):
+    """Chance (Stocks variant): the starting grid; ``cars[i]`` goes on starting space ``i + 1``."""
+
+    cars: tuple[Car, ...]
+
+    def __str__(self) -> str:
+        return "grid " + ",".join(car.id for car in self.cars)
+
+
+@dataclass(frozen=True, slots=True)
+class Trade(Action):
+    """Stocks variant: in a stock round, the stocks a player sells and buys (two each).
+
+    A car may appear twice, and in both lists. The lists are kept sorted, so
+    ``Trade((RED, BLUE), ...) == Trade((BLUE, RED), ...)``.
+    """
+
+    sell: tuple[Car, ...]
+    buy: tuple[Car, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sell", tuple(sorted(self.sell)))
+        object.__setattr__(self, "buy", tuple(sorted(self.buy)))
+
+    def __str__(self) -> str:
+        sell = ",".join(car.id for car in self.sell)
+        buy = ",".join(car.id for car in self.buy)
+        return f"trade sell {sell} buy {buy}"
 
 
 def trade(holdings: list[int], action: Trade, name: str = "the player") -> list[int]:
@@ -482,3 +524,22 @@ class StocksGame(Game):
         snap["my_stocks"] = {car.id: self.stocks[seat][car] for car in self.cars}
         snap["my_hand"] = None if self.hands is None else list(self.hands[seat])
         return snap
+
+
+def _grid(args: list[str], cars: CarSet) -> Grid:
+    """``grid CAR,CAR,...``: the cars on starting spaces 1, 2, ..."""
+    if len(args) != 1:
+        raise ValueError("expected 'grid CAR,CAR,...' (the cars on starting spaces 1 to 6)")
+    return Grid(car_list(args[0], cars))
+
+
+def _trade(args: list[str], cars: CarSet) -> Trade:
+    """``trade sell CAR,CAR buy CAR,CAR``."""
+    if len(args) != 4 or args[0] != "sell" or args[2] != "buy":
+        raise ValueError("expected 'trade sell CAR,CAR buy CAR,CAR'")
+    return Trade(car_list(args[1], cars), car_list(args[3], cars))
+
+
+register_notation("pick", one_argument(TakeOffer, whole_number))
+register_notation("grid", _grid)
+register_notation("trade", _trade)

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toprace_pi.errors import DataError, IllegalActionError
-from toprace_pi.rules.actions import Action, Pass, PlayCard, Tip
+from toprace_pi.rules.actions import Action, Pass, PlayCard, one_argument, register_notation
 from toprace_pi.rules.auction import STEP
 from toprace_pi.rules.cards import Deck
-from toprace_pi.rules.cars import Car
+from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.events import TipRound, TipsSettled
 from toprace_pi.rules.game import Game, Phase, Settings, handles, legal
 from toprace_pi.rules.track import Track
@@ -32,6 +32,16 @@ from toprace_pi.rules.track import Track
 ROUNDS = ("first", "second", "third")
 #: Every player places a secret tip on a car.
 TIP = Phase("TIP", "place a secret tip")
+
+
+@dataclass(frozen=True, slots=True)
+class Tip(Action):
+    """A secret tip on ``car`` (Tips variant): the seat's next tip marker."""
+
+    car: Car
+
+    def __str__(self) -> str:
+        return f"tip {self.car.id}"
 PLACES = 6
 
 
@@ -195,3 +205,6 @@ class TipsGame(Game):
     @legal(Phase.PLAY_CARD)
     def _legal_cards_or_pass(self) -> list[Action]:
         return [*self._legal_cards(), Pass()]
+
+
+register_notation("tip", one_argument(Tip, CarSet.parse))
