@@ -24,6 +24,7 @@ from toprace_pi.rules.actions import (
 from toprace_pi.rules.auction import STEP
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import Car
+from toprace_pi.rules.events import TRADE_SIZE
 from toprace_pi.rules.game import Game, Phase
 from toprace_pi.rules.track import FINISH
 from toprace_pi.rules.variants.pitstop import (
@@ -39,7 +40,6 @@ from toprace_pi.rules.variants.stocks import (
     START_STOCKS,
     TAKE_OFFER,
     TRADE,
-    TRADE_SIZE,
     StocksGame,
     TakeOffer,
     Trade,

@@ -321,7 +321,7 @@ class Game:
         self.starter = 0
         self.turn = 0
         self.card: MovementCard | SprintBreakdownCard | None = None
-        self.slots: list[tuple[Car | None, int]] = []
+        self.moves_left: list[tuple[Car | None, int]] = []
         self.moving: PendingMove | None = None
         self.returning: tuple[Car, tuple[int, ...]] | None = None
 
@@ -636,17 +636,17 @@ class Game:
         if isinstance(card, SprintBreakdownCard):
             self._start_sprint_breakdown(card)
         else:
-            self.slots = list(card.moves)
+            self.moves_left = list(card.moves)
             self._continue_card()
 
     def _continue_card(self) -> None:
         """Work through the card's cars in printed order until one needs a decision."""
-        while self.slots:
-            car, points = self.slots[0]
+        while self.moves_left:
+            car, points = self.moves_left[0]
             if car is None:
                 self.phase, self.to_move = Phase.CHOOSE_JOKER, self.turn
                 return
-            self.slots.pop(0)
+            self.moves_left.pop(0)
             if self._offer_move(car, points):
                 return
         self._card_done()
@@ -703,7 +703,7 @@ class Game:
 
     @handles(Phase.CHOOSE_JOKER, ChooseJoker, check="_check_joker")
     def _apply_joker(self, action: ChooseJoker) -> None:
-        _, points = self.slots.pop(0)
+        _, points = self.moves_left.pop(0)
         self.events.append(JokerChosen(action.car))
         if not self._offer_move(action.car, points):
             self._continue_card()

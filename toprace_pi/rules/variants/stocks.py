@@ -94,6 +94,7 @@ from toprace_pi.rules.cards import SprintBreakdownCard
 from toprace_pi.rules.cars import EDITION_CARS, Car, CarSet
 from toprace_pi.rules.events import (
     PRIZES,
+    TRADE_SIZE,
     AuctionWon,
     GridSet,
     OfferCardTaken,
@@ -114,8 +115,6 @@ PITSTOP_DEAL = {2: (19, 4, 6), 3: (13, 3, 6), 4: (9, 4, 8), 5: (7, 5, 8), 6: (6,
 START_STOCKS = 5
 MAX_STOCKS = 15
 TOTAL_STOCKS = EDITION_CARS * START_STOCKS
-#: Stocks sold, and bought, in each stock round.
-TRADE_SIZE = 2
 #: With two players, the offer auctions end once one player has taken this many cards.
 TWO_PLAYER_CARDS = 2
 
