@@ -236,7 +236,8 @@ class Game:
       (so variants combine): the deal's sizes (:meth:`cards_per_player`,
       :meth:`offer_size`, :meth:`offer_fixed`, :meth:`box_size`; :meth:`deal`
       itself is shared), :meth:`chance` (its own chance actions), ``_check_deal`` /
-      ``_apply_deal``, ``_new_auction`` and ``_auction_won``, ``_start_race`` and
+      ``_apply_deal``, ``_new_auction``, ``_next_auction_step``, ``_auction_won``,
+      :meth:`cars_for_sale` and ``_check_take`` / ``_apply_take``, ``_start_race`` and
       :meth:`race_starter`, :meth:`turn_order`, :meth:`takes_part`,
       :meth:`can_act`, :meth:`playable_cards` and ``_check_play`` /
       ``_apply_play``, ``_card_done``, ``_end_turn``, ``_round_over``,
