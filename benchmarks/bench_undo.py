@@ -42,8 +42,9 @@ from toprace_pi.data import load_deck, load_track  # noqa: E402
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo  # noqa: E402
 from toprace_pi.hardware.events import ButtonPressed  # noqa: E402
 from toprace_pi.hardware.sound import SilentSound  # noqa: E402
-from toprace_pi.rules import CHANCE, Game, Phase, Settings  # noqa: E402
+from toprace_pi.rules import CHANCE, Game, Settings  # noqa: E402
 from toprace_pi.rules.variants import new_game  # noqa: E402
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM  # noqa: E402
 from toprace_pi.table.controller import TableController  # noqa: E402
 from toprace_pi.table.journal import Journal  # noqa: E402
 
@@ -70,7 +71,7 @@ def claim_window_after(game: Game, actions: int) -> int:
     """The length of the log at the first claim window from ``actions`` on."""
     trial = type(game).replay(game.settings, game.track, game.deck, game.log[:actions])
     for n in range(actions, len(game.log)):
-        if trial.phase is Phase.PIT_STOP_CLAIM:
+        if trial.phase is PIT_STOP_CLAIM:
             return n
         trial.apply(game.log[n])
     raise SystemExit(f"no claim window after {actions} actions: play more races")

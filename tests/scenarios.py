@@ -8,10 +8,10 @@ from toprace_pi.data import load_deck
 from toprace_pi.games.toprace.table.tags import Identity, TopRaceVocabulary, tag_book
 from toprace_pi.hardware.tags import Enrolment, TagRegistry
 from toprace_pi.rules import Bid, Car, Deal, Deck, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
-from toprace_pi.rules.actions import Reveal
 from toprace_pi.rules.cards import CARDS_PER_PLAYER
 from toprace_pi.rules.events import CardPlayed, JokerChosen
 from toprace_pi.rules.variants import new_game as new_variant_game
+from toprace_pi.rules.variants.quick import REVEAL, Reveal
 
 NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
 DECK = load_deck()
@@ -65,7 +65,7 @@ def race_ready(
     game = new_game(track, players, variant=variant, deck=deck)
     game.apply(deal or deal_with(players, hands))
     for car, seat in owners.items():
-        if game.phase is Phase.REVEAL:
+        if game.phase is REVEAL:
             game.apply(Reveal(car))
         win_auction(game, seat)
         game.apply(TakeCar(car))

@@ -37,10 +37,14 @@ from toprace_pi.rules import (
     Sprint,
     TakeCar,
 )
-from toprace_pi.rules.actions import Grid, ReturnCar, Reveal, Tip, Trade, parse_action
+from toprace_pi.rules.actions import ReturnCar, parse_action
 from toprace_pi.rules.board import Board
 from toprace_pi.rules.cards import Deck, SprintBreakdownCard
 from toprace_pi.rules.events import BrokeDown
+from toprace_pi.rules.variants import replay_game
+from toprace_pi.rules.variants.quick import Reveal
+from toprace_pi.rules.variants.stocks import Grid, Trade
+from toprace_pi.rules.variants.tips import Tip
 from toprace_pi.simulate import simulate
 from toprace_pi.table.controller import TableController
 
@@ -211,7 +215,7 @@ def test_the_game_reads_notation_with_its_own_cars():
     game = simulate(track, OLDER, players=3, seed=4, deck_name="older-edition")
     assert game.settings.deck == "older-edition"
     assert game.parse("take LightBlue") == TakeCar(LIGHTBLUE)
-    again = Game.replay(game.settings, track, load_deck(game.settings.deck), [str(a) for a in game.log])
+    again = replay_game(game.settings, track, load_deck(game.settings.deck), [str(a) for a in game.log])
     assert again.snapshot() == game.snapshot() and again.log == game.log
 
 

@@ -63,7 +63,7 @@ from toprace_pi.rules.cards import DECK_SIZE, VALUES, Deck, MovementCard, Sprint
 from toprace_pi.rules.cars import EDITION_CARS, Car, CarSet
 from toprace_pi.rules.game import CHANCE, Game, Settings
 from toprace_pi.rules.track import FINISH, Track
-from toprace_pi.rules.variants import new_game, variant_names
+from toprace_pi.rules.variants import new_game, replay_game, variant_names
 from toprace_pi.rules.variants.tips import TipTable
 from toprace_pi.table.config import BUSES, READER_KINDS, TableConfig, load_config, parse_config
 from toprace_pi.table.journal import FORMAT as JOURNAL_FORMAT
@@ -877,7 +877,7 @@ def test_replay_fuzzed_logs(data: st.DataObject) -> None:
             break
         assert applied is not None and str(applied) == str(game.log[-1])
 
-    replayed, error = attempt(lambda: Game.replay(game_settings, track, deck, log + junk), TopRaceError)
+    replayed, error = attempt(lambda: replay_game(game_settings, track, deck, log + junk), TopRaceError)
     if first_error is not None:
         assert isinstance(error, (IllegalActionError, NotationError))
         assert type(error) is type(first_error) and str(error) == str(first_error)
@@ -892,7 +892,7 @@ def test_replay_fuzzed_logs(data: st.DataObject) -> None:
 def test_replay_logs_from_nothing(log: list[str], variant: str, players: int) -> None:
     """Logs made of junk from the first entry on (the deal itself fuzzed)."""
     game_settings = Settings(tuple(f"P{n}" for n in range(players)), variant=variant)
-    game, error = attempt(lambda: Game.replay(game_settings, speed_street(), standard_deck(), log), TopRaceError)
+    game, error = attempt(lambda: replay_game(game_settings, speed_street(), standard_deck(), log), TopRaceError)
     if error is not None:
         assert isinstance(error, (IllegalActionError, NotationError)) and str(error)
     else:

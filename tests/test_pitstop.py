@@ -37,16 +37,7 @@ from tracks import straight
 from toprace_pi.bots import BOT_KINDS
 from toprace_pi.errors import IllegalActionError, NotationError
 from toprace_pi.rules import Breakdown, Car, Game, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
-from toprace_pi.rules.actions import (
-    Action,
-    ClaimPitStop,
-    CollectPitStop,
-    Deal,
-    MoveCar,
-    TakeFromBox,
-    TakeFromDiscard,
-    parse_action,
-)
+from toprace_pi.rules.actions import Action, Deal, MoveCar, parse_action
 from toprace_pi.rules.events import (
     CardPlayed,
     Event,
@@ -58,8 +49,18 @@ from toprace_pi.rules.events import (
 )
 from toprace_pi.rules.game import CHANCE
 from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.pitstop import DEAL, PIT_STOPS, PitStopGame, PitStopTipsGame
-from toprace_pi.rules.variants.tips import TipsGame
+from toprace_pi.rules.variants.pitstop import (
+    DEAL,
+    PIT_STOP_CLAIM,
+    PIT_STOPS,
+    ClaimPitStop,
+    CollectPitStop,
+    PitStopGame,
+    PitStopTipsGame,
+    TakeFromBox,
+    TakeFromDiscard,
+)
+from toprace_pi.rules.variants.tips import TIP, TipsGame
 from toprace_pi.simulate import bots_for, player_names
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
@@ -112,7 +113,7 @@ def play(game: Game, number: int, claim_by: int | None = None) -> None:
     """The seat to move plays ``number``; ``claim_by`` claims it, everyone else asked passes."""
     game.apply(PlayCard(number))
     resolve(game)
-    while game.phase is Phase.PIT_STOP_CLAIM:
+    while game.phase is PIT_STOP_CLAIM:
         game.apply(ClaimPitStop() if game.to_move == claim_by else Pass())
 
 
@@ -193,7 +194,7 @@ def test_claims_are_asked_in_turn_order_from_the_players_left_and_the_first_clai
     game = pit_game(4, hands=[(RED_6,)])
     game.apply(PlayCard(RED_6))
     resolve(game)
-    assert game.phase is Phase.PIT_STOP_CLAIM and game.claimants == [1, 2, 3]
+    assert game.phase is PIT_STOP_CLAIM and game.claimants == [1, 2, 3]
     assert game.legal_actions() == [ClaimPitStop(), Pass()] and game.claim_card == RED_6
     game.apply(Pass())  # Ben does not want it
     assert game.to_move == 2
@@ -419,7 +420,7 @@ def test_a_sprint_breakdown_card_is_void_while_one_of_its_cars_is_broken_down():
     game.apply(PlayCard(BLUE_RED))
     game.apply(Breakdown())  # Red, ahead, waits beside the track for Blue
     assert R in game.board.waiting
-    assert game.phase is Phase.PIT_STOP_CLAIM  # the claim window follows a Sprint/Breakdown card too
+    assert game.phase is PIT_STOP_CLAIM  # the claim window follows a Sprint/Breakdown card too
     game.apply(ClaimPitStop())  # Ben wants the card
     game.apply(CollectPitStop(BLUE_RED))
     play(game, next(n for n in game.playable_cards() if B not in getattr(DECK[n], "cars", {B})))
@@ -427,7 +428,7 @@ def test_a_sprint_breakdown_card_is_void_while_one_of_its_cars_is_broken_down():
     game.apply(PlayCard(BLUE_RED))  # Ben plays it again while Red is still broken down
     assert R in game.board.waiting
     assert game.events[events:][1] == Forfeited(R, 0, "Sprint/Breakdown void: Red is broken down")
-    assert game.phase is Phase.PIT_STOP_CLAIM and game.to_move == 0  # void, yet on the discard pile
+    assert game.phase is PIT_STOP_CLAIM and game.to_move == 0  # void, yet on the discard pile
     assert game.discard[-1] == BLUE_RED
 
 
@@ -445,7 +446,7 @@ def test_a_hidden_deal_names_the_box_and_cards_taken_by_pit_stops_are_known():
     play(game, RED_6)
     refused(game, PlayCard(RED_6), "is on the discard pile")
     play(game, BLUE_6)
-    assert game.known_hands == [set(), set()] and game.hand_size == [21, 20]
+    assert game.known.by_seat == [[], []] and game.hand_size == [21, 20]
 
 
 def test_with_a_hidden_deal_a_player_left_with_known_cards_plays_only_those():
@@ -525,12 +526,12 @@ class PitObserver(Observer):
             places += [n for h in game.hands for n in h]
             assert sorted(places) == sorted(game.deck.numbers), "a speed card in two places, or in none"
         else:
-            known = [n for k in game.known_hands for n in k]
+            known = [n for k in game.known.by_seat for n in k]
             assert len(set(places + known)) == len(places + known), "a speed card in two places"
             assert len(places) + sum(game.hand_size) == len(game.deck)
-            assert all(len(k) <= size for k, size in zip(game.known_hands, game.hand_size, strict=True))
+            assert all(len(k) <= size for k, size in zip(game.known.by_seat, game.hand_size, strict=True))
         assert len(game.played) == self.plays and set(game.played) <= set(game.deck.numbers)
-        for seat in range(game.players):
+        for seat in range(game.player_count):
             assert game.pit_stops[seat] == PIT_STOPS - self.used[seat] >= len(game.pit_waiting[seat])
 
 
@@ -559,7 +560,7 @@ def drive(setup: PitSetup, probe=None, probe_rate: float = 0.0) -> tuple[Game, P
 def pit_illegal(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
     """Actions the Pit Stop rule forbids now (plus the base ones for the other phases)."""
     assert isinstance(game, PitStopGame)
-    if game.phase is Phase.PIT_STOP_CLAIM:
+    if game.phase is PIT_STOP_CLAIM:
         return [("a card played during the claims", PlayCard(game.claim_card)),
                 ("a collect during the claims", CollectPitStop(game.claim_card)),
                 ("a pit stop during the claims", TakeFromDiscard())]
@@ -568,7 +569,7 @@ def pit_illegal(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
         assert deal.hands is not None
         return [("a deal without the box", Deal(deal.hands, deal.left_out + deal.box)),
                 ("a box card also in a hand", Deal(deal.hands, deal.left_out, deal.box[1:] + deal.hands[0][:1]))]
-    if game.phase is Phase.TIP:
+    if game.phase is TIP:
         return [("a pit stop during a tip round", TakeFromDiscard()), ("a claim during a tip round", ClaimPitStop())]
     if game.phase is not Phase.PLAY_CARD:
         return illegal_actions(game, rng)

@@ -38,18 +38,7 @@ from toprace_pi.bots import BOT_KINDS
 from toprace_pi.bots.greedy import GreedyBot
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules import Game, Pass, Phase, PlayCard, Settings
-from toprace_pi.rules.actions import (
-    Action,
-    ClaimPitStop,
-    CollectPitStop,
-    Deal,
-    Grid,
-    TakeFromBox,
-    TakeFromDiscard,
-    TakeOffer,
-    Trade,
-    parse_action,
-)
+from toprace_pi.rules.actions import Action, Deal, parse_action
 from toprace_pi.rules.events import (
     CardPlayed,
     CarFinished,
@@ -63,9 +52,30 @@ from toprace_pi.rules.events import (
 )
 from toprace_pi.rules.game import CHANCE, FINISHES_TO_END
 from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.pitstop import PIT_STOPS, PitStopGame
+from toprace_pi.rules.variants.pitstop import (
+    PIT_STOP_CLAIM,
+    PIT_STOPS,
+    ClaimPitStop,
+    CollectPitStop,
+    PitStopGame,
+    TakeFromBox,
+    TakeFromDiscard,
+)
 from toprace_pi.rules.variants.pitstop_stocks import PitStopStocksGame
-from toprace_pi.rules.variants.stocks import MAX_STOCKS, PITSTOP_DEAL, TOTAL_STOCKS, StocksGame, stock_payout
+from toprace_pi.rules.variants.stocks import (
+    GRID as GRID_PHASE,
+)
+from toprace_pi.rules.variants.stocks import (
+    MAX_STOCKS,
+    PITSTOP_DEAL,
+    TOTAL_STOCKS,
+    TRADE,
+    Grid,
+    StocksGame,
+    TakeOffer,
+    Trade,
+    stock_payout,
+)
 from toprace_pi.simulate import bots_for, player_names
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
@@ -115,7 +125,7 @@ def ready(players: int = 2, winners: Sequence[int] = (0, 1, 1), *, hands: Sequen
     for seat in winners:
         win_offer(game, seat)
         game.apply(TakeOffer(game.offer[0]))
-    assert game.phase is Phase.GRID
+    assert game.phase is GRID_PHASE
     game.apply(GRID)
     assert game.phase is Phase.PLAY_CARD
     return game
@@ -125,14 +135,14 @@ def play(game: Game, number: int, claim_by: int | None = None) -> None:
     """Play ``number``; ``claim_by`` claims it, every other player asked passes."""
     game.apply(PlayCard(number))
     resolve(game)
-    while game.phase is Phase.PIT_STOP_CLAIM:
+    while game.phase is PIT_STOP_CLAIM:
         game.apply(ClaimPitStop() if game.to_move == claim_by else Pass())
 
 
 def trade_all(game: Game) -> list[int]:
     """Every player trades (the first legal trade); the seats in the order asked."""
     seats = []
-    while game.phase is Phase.TRADE:
+    while game.phase is TRADE:
         seats.append(game.seat)
         game.apply(game.legal_actions()[0])
     return seats
@@ -142,7 +152,7 @@ def play_down(game: Game) -> None:
     """First cards, no claims, no pit stops, first trades, until no hand holds a card;
     a player already without cards passes."""
     while any(game.hand_size) and not game.is_over:
-        if game.phase is Phase.TRADE:
+        if game.phase is TRADE:
             trade_all(game)
         elif game.hand_size[game.seat]:
             play(game, game.playable_cards()[0])
@@ -210,7 +220,7 @@ def test_claims_follow_the_seating_order_and_a_stock_round_follows_the_collect()
     assert game.order == [2, 0, 3, 1] and game.to_move == 2  # Carla starts, Anna, David, Ben follow
     game.apply(PlayCard(RED_6))
     resolve(game)
-    assert game.phase is Phase.PIT_STOP_CLAIM
+    assert game.phase is PIT_STOP_CLAIM
     assert game.claimants == [0, 3, 1]  # the seating order after Carla, not clockwise (David, Anna, Ben)
     game.apply(Pass())  # Anna
     assert game.to_move == 3
@@ -229,10 +239,10 @@ def test_claims_follow_the_seating_order_and_a_stock_round_follows_the_collect()
     assert game.to_move == 1 and not of_type(game, StockRound)
     game.apply(PlayCard(game.playable_cards()[0]))  # Ben, the last in the round
     resolve(game)
-    assert game.phase is Phase.PIT_STOP_CLAIM and game.claimants == [2, 0, 3]  # claims before the stock round
-    while game.phase is Phase.PIT_STOP_CLAIM:
+    assert game.phase is PIT_STOP_CLAIM and game.claimants == [2, 0, 3]  # claims before the stock round
+    while game.phase is PIT_STOP_CLAIM:
         game.apply(Pass())
-    assert game.phase is Phase.TRADE and game.events[-1] == StockRound(1)
+    assert game.phase is TRADE and game.events[-1] == StockRound(1)
     assert [e.seat for e in of_type(game, CardPlayed)] == [2, 0, 1]  # David's collect was his turn
     assert trade_all(game) == [2, 0, 3, 1] and game.to_move == 2
 
@@ -241,11 +251,11 @@ def test_pit_stop_turns_count_as_turns_for_the_stock_rounds():
     game = ready(2, box=(BLUE_6, 20, 21, 22, 23, 24))
     game.apply(TakeFromBox(BLUE_6))  # Anna
     game.apply(TakeFromBox(20))  # Ben
-    assert game.phase is Phase.TRADE and game.events[-1] == StockRound(1) and game.played == []
+    assert game.phase is TRADE and game.events[-1] == StockRound(1) and game.played == []
     trade_all(game)
     play(game, BLUE_6, claim_by=1)  # Anna plays the box card, Ben claims it
     game.apply(CollectPitStop(BLUE_6))  # Ben's turn
-    assert game.phase is Phase.TRADE and game.events[-1] == StockRound(2)
+    assert game.phase is TRADE and game.events[-1] == StockRound(2)
     trade_all(game)
     refused(game, TakeFromDiscard(), "the discard pile is empty")  # Ben took the card off it
     assert game.pit_stops == [2, 1] and game.played == [BLUE_6]
@@ -257,7 +267,7 @@ def test_a_turn_start_pit_stop_may_take_the_top_of_the_discard_pile_under_stocks
     refused(game, PlayCard(RED_6), "is on the discard pile")
     game.apply(TakeFromDiscard())  # Ben takes Anna's card
     assert RED_6 in game.hands[1] and game.pit_stops == [3, 2]
-    assert game.phase is Phase.TRADE  # Ben's pit stop ended the round
+    assert game.phase is TRADE  # Ben's pit stop ended the round
     trade_all(game)
     assert game.to_move == 0
 
@@ -270,7 +280,7 @@ def test_without_speed_cards_a_player_with_pit_stop_cards_stays_in_and_may_pass(
     assert game.order == [0, 1] and game.hand_size == [21, 21]
     refused(game, Pass(), "still holds speed cards and must play one")  # the Stocks duty
     play_down(game)
-    assert not game.board.finished and game.phase is Phase.TRADE  # Ben's last card ended a round
+    assert not game.board.finished and game.phase is TRADE  # Ben's last card ended a round
     trade_all(game)
     assert game.hand_size == [0, 0] and game.to_move == 0 and not game.is_over
     assert all(game.takes_part(s) for s in range(2)) and game.owner == {}
@@ -279,12 +289,12 @@ def test_without_speed_cards_a_player_with_pit_stop_cards_stays_in_and_may_pass(
     assert not any(isinstance(a, PlayCard) for a in legal)
     game.apply(Pass())  # Anna
     game.apply(TakeFromBox(game.box[0]))  # Ben: a pit stop, and the passing starts again
-    assert game.phase is Phase.TRADE  # a pit stop is a turn: the round is over
+    assert game.phase is TRADE  # a pit stop is a turn: the round is over
     trade_all(game)
     game.apply(Pass())  # Anna
     refused(game, Pass(), "still holds speed cards")  # Ben holds the box card and must play it
     play(game, game.playable_cards()[0])
-    assert game.phase is Phase.TRADE
+    assert game.phase is TRADE
     trade_all(game)
     rounds = len(of_type(game, StockRound))
     game.apply(Pass())  # Anna
@@ -299,7 +309,7 @@ def test_a_player_with_neither_speed_cards_nor_pit_stop_cards_is_skipped_yet_sti
     game = ready(2)
     game.pit_stops[0] = 0  # as if Anna had used hers up
     while game.hand_size[0]:
-        if game.phase is Phase.TRADE:
+        if game.phase is TRADE:
             trade_all(game)
         elif game.seat == 1 and game.free_pit_stops(1):
             game.apply(TakeFromBox(game.box[0]))  # Ben's first three turns: pit stops
@@ -328,13 +338,13 @@ def test_a_hidden_deal_names_offer_and_box_and_taken_cards_are_known():
         win_offer(game, seat)
         game.apply(TakeOffer(pick))
     game.apply(GRID)
-    assert game.hand_size == [21, 21] and game.known_hands == [{9, 48}, {46, 47}]
+    assert game.hand_size == [21, 21] and [set(k) for k in game.known.by_seat] == [{9, 48}, {46, 47}]
     refused(game, PlayCard(46), "is in Ben's hand")
     refused(game, PlayCard(BLUE_6), "is in the box")
     play(game, 9, claim_by=1)
     refused(game, PlayCard(46), "collects a card from the pit stop this turn")  # Ben's turn: he must collect
     game.apply(CollectPitStop(9))
-    assert game.known_hands == [{48}, {9, 46, 47}]
+    assert [set(k) for k in game.known.by_seat] == [{48}, {9, 46, 47}]
     trade_all(game)
     refused(game, PlayCard(9), "is in Ben's hand")
     game.hand_size[0] = 1  # as if Anna's other cards were all played
@@ -356,7 +366,7 @@ def test_the_greedy_bot_claims_for_the_cars_it_backs():
     game.stocks[1] = [0, 15, 15, 0, 0, 0]  # Ben backs Red and Yellow
     game.apply(PlayCard(RED_6))  # Red 6 / Yellow 4 / Black 2 / Blue 1
     resolve(game)
-    assert game.phase is Phase.PIT_STOP_CLAIM and game.to_move == 1
+    assert game.phase is PIT_STOP_CLAIM and game.to_move == 1
     assert GreedyBot(1).choose(game) == ClaimPitStop()
     game.stocks[1] = [0, 0, 0, 0, 15, 15]  # Purple and Green: the card only helps the others
     assert GreedyBot(1).choose(game) == Pass()
@@ -416,7 +426,7 @@ class PitStocksObserver(PitObserver):
     def after(self, action: Action) -> None:
         super().after(action)
         game = self.ps
-        if isinstance(action, Grid) or (isinstance(action, Trade) and game.phase is not Phase.TRADE):
+        if isinstance(action, Grid) or (isinstance(action, Trade) and game.phase is not TRADE):
             self.turns, self.due = [], [s for s in game.order if game.takes_part(s)]
         for held in game.stocks:
             assert sum(held) == TOTAL_STOCKS and all(0 <= n <= MAX_STOCKS for n in held), held
@@ -503,10 +513,10 @@ def drive(setup: PSSetup, probe=None, rate: float = 0.0) -> tuple[PitStopStocksG
 def illegal(game: PitStopStocksGame, rng: random.Random) -> list[tuple[str, Action]]:
     """What the combination forbids now: the Pit Stop probes for turns and claims,
     the Stocks probes for the auctions, grid and trades, and bad deals."""
-    if game.phase in (Phase.PLAY_CARD, Phase.PIT_STOP_CLAIM):
+    if game.phase in (Phase.PLAY_CARD, PIT_STOP_CLAIM):
         found = pit_illegal(game, rng) + [("a trade outside a stock round", Trade((B, B), (R, R)))]
         if game.phase is Phase.PLAY_CARD and game.hands is None:
-            others = [n for s, known in enumerate(game.known_hands) if s != game.seat for n in known]
+            others = [n for s, known in enumerate(game.known.by_seat) if s != game.seat for n in known]
             found += [("a card known in another hand", PlayCard(n)) for n in others[:2]]
         return found
     if game.phase is Phase.DEAL:

@@ -74,7 +74,7 @@ from toprace_pi.rules.game import (
     Settings,
 )
 from toprace_pi.rules.track import FINISH, FINISH_ID, Track
-from toprace_pi.rules.variants import new_game
+from toprace_pi.rules.variants import new_game, replay_game
 from toprace_pi.simulate import bots_for, player_names
 
 #: A race that needs more actions than this is taken to loop forever.
@@ -191,7 +191,7 @@ class Observer:
         game, ledger = self.game, self.ledger
         if isinstance(event, RaceStarted):
             assert event.race == game.race
-            assert event.opener == (game.settings.first_opener + event.race - 1) % game.players
+            assert event.opener == (game.settings.first_opener + event.race - 1) % game.player_count
             self.race_starts.append(list(self.money))
         elif isinstance(event, AuctionWon):
             self.money[event.seat] -= event.price
@@ -239,14 +239,14 @@ class Observer:
         assert placements[:len(ledger.crossed)] == ledger.crossed, "finished cars must lead, in finishing order"
         assert [f.car for f in ledger.finished] == placements
         assert ledger.auctions == AUCTIONS and sorted(ledger.owner) == sorted(CARS), "all 6 cars are sold"
-        assert set(ledger.owner.values()) == set(range(game.players)), "every seat races a car"
-        owed = [0] * game.players
+        assert set(ledger.owner.values()) == set(range(game.player_count)), "every seat races a car"
+        owed = [0] * game.player_count
         for place, car in enumerate(placements):
             if car in ledger.owner:
                 owed[ledger.owner[car]] += PRIZES[place]
         assert list(result.payouts) == owed
         assert sum(result.payouts) == sum(PRIZES[p] for p, c in enumerate(placements) if c in ledger.owner)
-        assert list(result.payouts) == [ledger.prizes[s] for s in range(game.players)]
+        assert list(result.payouts) == [ledger.prizes[s] for s in range(game.player_count)]
         assert game.results[result.race - 1] is result
         if len(ledger.crossed) >= FINISHES_TO_END:
             assert len(ledger.crossed) == FINISHES_TO_END, "the race goes on after the fifth finish"
@@ -293,7 +293,7 @@ class Observer:
             assert not set(held) & set(played), "a played card is still in a hand"
             assert [len(h) for h in game.hands] == game.hand_size
         if game.phase is not Phase.DEAL:
-            assert sum(game.hand_size) + len(played) == game.players * game.cards_per_player()
+            assert sum(game.hand_size) + len(played) == game.player_count * game.cards_per_player()
 
     def _check_money(self) -> None:
         game = self.game
@@ -370,7 +370,7 @@ class Marks:
 
 def assert_prefix_replays(game: Game, upto: int, snapshot: dict[str, Any], events: int) -> None:
     """The first ``upto`` actions rebuild the game as it was after them, mid-race."""
-    again = Game.replay(game.settings, game.track, game.deck, [str(a) for a in game.log[:upto]])
+    again = replay_game(game.settings, game.track, game.deck, [str(a) for a in game.log[:upto]])
     assert again.snapshot() == snapshot
     assert again.events == game.events[:events]
 
@@ -382,7 +382,7 @@ def assert_json_round_trip(game: Game) -> None:
     assert saved["log"] == [str(a) for a in game.log]
     settings = Settings(**{**saved["settings"], "players": tuple(saved["settings"]["players"])})
     assert settings == game.settings
-    assert Game.replay(settings, game.track, game.deck, saved["log"]).snapshot() == game.snapshot()
+    assert replay_game(settings, game.track, game.deck, saved["log"]).snapshot() == game.snapshot()
 
 
 # --- illegal actions ---------------------------------------------------------------------

@@ -12,9 +12,10 @@ from tracks import straight
 from toprace_pi.data import load_track
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules import CHANCE, Bid, Pass, Phase, PlaceCar, Settings, TakeCar
-from toprace_pi.rules.actions import Reveal, parse_action
+from toprace_pi.rules.actions import parse_action
 from toprace_pi.rules.events import CarRevealed, TipsSettled
 from toprace_pi.rules.variants import new_game
+from toprace_pi.rules.variants.quick import REVEAL, Reveal
 from toprace_pi.rules.variants.tips import STANDARD_TABLE, settle
 from toprace_pi.simulate import simulate
 
@@ -29,7 +30,7 @@ def quick_game(players=3, track=ROAD):
 
 def test_each_auction_is_for_a_car_turned_up_at_random():
     game = quick_game()
-    assert game.phase is Phase.REVEAL and game.to_move == CHANCE and game.legal_actions() == []
+    assert game.phase is REVEAL and game.to_move == CHANCE and game.legal_actions() == []
     reveal = game.chance(random.Random(1))
     assert isinstance(reveal, Reveal)
     game.apply(Reveal(GREEN))
@@ -42,7 +43,7 @@ def test_each_auction_is_for_a_car_turned_up_at_random():
         game.apply(TakeCar(RED))
     game.apply(TakeCar(GREEN))
     game.apply(PlaceCar(1))
-    assert game.phase is Phase.REVEAL
+    assert game.phase is REVEAL
     with pytest.raises(IllegalActionError, match="Green is already sold"):
         game.apply(Reveal(GREEN))
     assert parse_action("reveal blue", CARS) == Reveal(BLUE)

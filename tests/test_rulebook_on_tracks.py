@@ -78,7 +78,6 @@ from toprace_pi.rules import (
     SprintBreakdownCard,
     TakeCar,
 )
-from toprace_pi.rules.actions import ClaimPitStop, CollectPitStop, Reveal, Tip
 from toprace_pi.rules.events import (
     PRIZES,
     AuctionWon,
@@ -93,6 +92,9 @@ from toprace_pi.rules.events import (
 )
 from toprace_pi.rules.track import FINISH, FINISH_ID, Track
 from toprace_pi.rules.variants import new_game
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, CollectPitStop
+from toprace_pi.rules.variants.quick import Reveal
+from toprace_pi.rules.variants.tips import TIP, Tip
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 TRACKS = track_names()
@@ -111,7 +113,7 @@ BLUE_3 = 37  # Blue 3 / Red 2 / Black 1
 BLUE_RED = 46  # Sprint/Breakdown Blue-Red
 #: The movement cards on which Blue moves first, in deck order.
 BLUE_FIRST = [n for n in DECK.numbers if isinstance(DECK[n], MovementCard) and DECK[n].moves[0][0] == B]
-MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR, Phase.TIP)
+MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR, TIP)
 
 on_every_track = pytest.mark.parametrize("name", TRACKS)
 
@@ -192,7 +194,7 @@ def test_a_car_uses_its_full_value_straight_or_diagonally_and_never_sideways_off
     assert any(place.trap in layer for layer in reached[1:points]) and place.trap not in expected
     assert any(t.spaces[e].lane != start.lane for e in expected), "changing lanes is allowed"
     for end in expected:
-        route = [place.start] + [t.index(s) for s in game.move_route(t.space_id(end))]
+        route = [place.start] + t.path(place.start, game.moving.steps, game.board.occupied, end)
         kinds = [step_kind(t, a, b) for a, b in zip(route, route[1:])]
         assert len(kinds) == points and "illegal" not in kinds, (names(t, route), kinds)
         assert not set(route[1:]) & game.board.occupied
@@ -541,7 +543,7 @@ def cross_tip_line(game: Game, line: float, number: int, on_line: bool) -> int:
 
 
 def tips_done(game: Game, tips: dict[int, Car]) -> None:
-    while game.phase is Phase.TIP:
+    while game.phase is TIP:
         game.apply(Tip(tips.get(game.to_move, Y)))
 
 
@@ -557,12 +559,12 @@ def test_a_tip_round_starts_right_after_the_move_that_takes_the_leader_across_a_
         rounds = game.events.count(TipRound(k + 1))
         end = cross_tip_line(game, line, BLUE_FIRST[k], on_line=True)
         assert t.spaces[end].front == line and not has_crossed(t, end, line)
-        assert game.phase is not Phase.TIP and TipRound(k + 1) not in game.events, f"a round before line {line}"
+        assert game.phase is not TIP and TipRound(k + 1) not in game.events, f"a round before line {line}"
         resolve(game)
         game.apply(PlayCard(BLUE_FIRST[3 + k]))
         move(game, B, min(ends(game)))
         assert has_crossed(t, at(game, B), line)
-        assert game.phase is Phase.TIP and game.events[-1] == TipRound(k + 1) and rounds == 0
+        assert game.phase is TIP and game.events[-1] == TipRound(k + 1) and rounds == 0
         tips_done(game, {})
         resolve(game)
     assert game.tips == [[Y, Y, Y], [Y, Y, Y]]
@@ -577,7 +579,7 @@ def test_the_rulebook_tips_on_blue_red_blue_pay_50000_when_blue_places_2nd_and_r
     game = ready(name, {}, hands=(BLUE_FIRST[:3], (BLACK_6, BLACK_6_YELLOW, PURPLE_6)), variant="tips")
     for k, line in enumerate(t.tip_lines):
         cross_tip_line(game, line, BLUE_FIRST[k], on_line=False)
-        assert game.phase is Phase.TIP and game.events[-1] == TipRound(k + 1)
+        assert game.phase is TIP and game.events[-1] == TipRound(k + 1)
         tips_done(game, {0: (B, R, B)[k]})
         resolve(game)
         if k < 2:
@@ -647,7 +649,7 @@ def test_with_pit_stops_a_sprint_breakdown_card_played_again_while_its_car_waits
     game = ready(name, {R: waiting}, variant="pitstop", deal=pit_deal(2, [(BLUE_RED, BLACK_6)]))
     game.apply(PlayCard(BLUE_RED))
     game.apply(Breakdown())
-    assert game.events[-1] == BrokeDown(R, B) and game.phase is Phase.PIT_STOP_CLAIM
+    assert game.events[-1] == BrokeDown(R, B) and game.phase is PIT_STOP_CLAIM
     game.apply(ClaimPitStop())
     game.apply(CollectPitStop(BLUE_RED))
     game.apply(PlayCard(BLACK_6))
@@ -745,7 +747,7 @@ class RuleWatch:
         crossed = sum(bool(board.finished) or self.top > line for line in t.tip_lines)
         rounds = sum(isinstance(e, TipRound) for e in game.events)
         assert rounds <= crossed, f"tip round {rounds} began before the leader crossed its line"
-        if game.phase not in (Phase.TIP, Phase.RETURN_CAR):
+        if game.phase not in (TIP, Phase.RETURN_CAR):
             assert rounds == crossed, f"the leader crossed tip line {crossed} but no round began after the move"
         self.seen["tips"] += isinstance(action, (MoveCar, ReturnCar))
         self.seen["on a line"] += isinstance(action, MoveCar) and self.top in t.tip_lines

@@ -22,7 +22,7 @@ from toprace_pi.bots.greedy import GreedyBot
 from toprace_pi.data import load_track, track_names
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules import Bid, Breakdown, Car, Deal, Game, MoveCar, Pass, Phase, PlayCard, Settings, Sold, Sprint
-from toprace_pi.rules.actions import Action, Grid, ReturnCar, TakeCar, TakeOffer, Trade, parse_action
+from toprace_pi.rules.actions import Action, ReturnCar, TakeCar, parse_action
 from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.events import (
     AuctionWon,
@@ -38,17 +38,23 @@ from toprace_pi.rules.events import (
     StocksTraded,
 )
 from toprace_pi.rules.game import BANKNOTES_TOTAL, CHANCE, START_CAPITAL
-from toprace_pi.rules.variants import new_game, variant_names
+from toprace_pi.rules.variants import new_game, replay_game, variant_names
 from toprace_pi.rules.variants.stocks import (
     DEAL,
     MAX_STOCKS,
     PITSTOP_DEAL,
+    TAKE_OFFER,
     TOTAL_STOCKS,
+    TRADE,
+    Grid,
     StocksGame,
+    TakeOffer,
+    Trade,
     possible_trades,
     stock_payout,
     trade,
 )
+from toprace_pi.rules.variants.stocks import GRID as GRID_PHASE
 from toprace_pi.simulate import bots_for, player_names
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
@@ -96,7 +102,7 @@ def win_offer(game: Game, seat: int, price: int = OPENING_BID) -> None:
             game.apply(Bid(OPENING_BID))
         else:
             game.apply(Pass())
-    assert game.phase is Phase.TAKE_OFFER and game.to_move == seat, (game.phase, game.to_move)
+    assert game.phase is TAKE_OFFER and game.to_move == seat, (game.phase, game.to_move)
 
 
 def ready(
@@ -115,7 +121,7 @@ def ready(
     for i, seat in enumerate(winners):
         win_offer(game, seat)
         game.apply(TakeOffer(picks[i] if i < len(picks) else game.offer[0]))
-    assert game.phase is Phase.GRID and game.to_move == CHANCE
+    assert game.phase is GRID_PHASE and game.to_move == CHANCE
     game.apply(GRID)
     if positions:
         game.board.set_up({car: ROAD.index(space) for car, space in positions.items()})
@@ -126,7 +132,7 @@ def finish_turn(game: Game) -> None:
     """Play out the current turn with the first legal choice each time."""
     turn = game.turn
     game.apply(game.legal_actions()[0])
-    while game.turn == turn and game.phase not in (Phase.PLAY_CARD, Phase.TRADE) and not game.is_over:
+    while game.turn == turn and game.phase not in (Phase.PLAY_CARD, TRADE) and not game.is_over:
         game.apply(game.legal_actions()[0])
 
 
@@ -188,11 +194,11 @@ def test_the_rulebook_stock_round_example():
     game = ready(2)
     finish_turn(game)
     finish_turn(game)
-    assert game.phase is Phase.TRADE and game.to_move == 0 and game.events[-1] == StockRound(1)
+    assert game.phase is TRADE and game.to_move == 0 and game.events[-1] == StockRound(1)
     game.apply(parse_action("trade sell purple,black buy blue,blue", CARS))
     assert game.snapshot()["stocks"][0] == {"blue": 7, "red": 5, "yellow": 5, "black": 4, "purple": 4, "green": 5}
     assert game.events[-1] == StocksTraded(0) and game.events[-1].text(game.names) == "Anna has traded"
-    assert game.phase is Phase.TRADE and game.to_move == 1
+    assert game.phase is TRADE and game.to_move == 1
     game.apply(Trade((R, R), (R, R)))  # selling and buying back the same stocks is allowed
     assert game.stocks[1] == [5] * 6
     assert game.phase is Phase.PLAY_CARD and game.to_move == 0
@@ -342,15 +348,15 @@ def test_offer_auctions_winners_stop_bidding_and_sit_in_the_order_they_won():
     assert game.offer == [] and game.hand_size == [12, 12, 12, 12]
     assert game.money == [START_CAPITAL - 20_000, START_CAPITAL, START_CAPITAL - 20_000, START_CAPITAL - 10_000]
     assert game.bank == bank + 50_000
-    assert game.phase is Phase.GRID and game.to_move == CHANCE
+    assert game.phase is GRID_PHASE and game.to_move == CHANCE
     game.apply(GRID)
     turns = []
-    while game.phase is not Phase.TRADE:
+    while game.phase is not TRADE:
         turns.append(game.to_move)
         finish_turn(game)
     assert turns == [2, 0, 3, 1]
     trades = []
-    while game.phase is Phase.TRADE:
+    while game.phase is TRADE:
         trades.append(game.to_move)
         game.apply(game.legal_actions()[0])
     assert trades == [2, 0, 3, 1] and game.to_move == 2
@@ -382,7 +388,7 @@ def test_two_players_each_winning_once_bid_on_for_the_third_card():
     game.apply(TakeOffer(game.offer[0]))
     free = [e for e in game.events if isinstance(e, OfferCardTaken) and e.free]
     assert [e.seat for e in free] == [0] and game.hand_size == [24, 24]
-    assert game.order == [0, 1] and game.phase is Phase.GRID
+    assert game.order == [0, 1] and game.phase is GRID_PHASE
 
 
 def test_only_offer_cards_can_be_taken():
@@ -438,7 +444,7 @@ def test_a_stock_round_follows_every_round_until_then():
     for number in (1, 2, 3):
         for _ in range(3):
             finish_turn(game)
-        assert game.phase is Phase.TRADE and game.events[-1] == StockRound(number)
+        assert game.phase is TRADE and game.events[-1] == StockRound(number)
         for _ in range(3):
             game.apply(game.legal_actions()[0])
     assert game.stock_rounds == 3 and len(game.played) == 9
@@ -648,9 +654,9 @@ class Observer:
             assert event.seat is None
         elif isinstance(event, StockRound):
             assert not self.finished, "a stock round after the first car finished"
-            assert self.plays == event.round * game.players, "a stock round before the round was over"
+            assert self.plays == event.round * game.player_count, "a stock round before the round was over"
         elif isinstance(event, SeatingOrder):
-            assert sorted(event.order) == list(range(game.players))
+            assert sorted(event.order) == list(range(game.player_count))
         elif isinstance(event, RaceEnded):
             assert sorted(event.placements) == sorted(CARS) and not any(event.payouts)
             self.plays, self.finished = 0, False
@@ -663,13 +669,13 @@ class Observer:
             return
         played = game.played
         assert len(played) == len(set(played)) and not set(played) & set(game.offer)
-        k, size = DEAL[game.players]
+        k, size = DEAL[game.player_count]
         if game.hands is not None:
             places = [n for h in game.hands for n in h] + played + game.offer + list(game.left_out)
             assert sorted(places) == sorted(DECK.numbers), "a speed card in two places, or lost"
             assert [len(h) for h in game.hands] == game.hand_size
         else:
-            assert sum(game.hand_size) + len(played) + len(game.offer) == game.players * k + size
+            assert sum(game.hand_size) + len(played) + len(game.offer) == game.player_count * k + size
 
 
 def play_checked(setup: Setup, probe=None, rate: float = 0.0) -> StocksGame:
@@ -694,7 +700,7 @@ def play_checked(setup: Setup, probe=None, rate: float = 0.0) -> StocksGame:
 
 
 def assert_replays(game: StocksGame) -> None:
-    again = Game.replay(game.settings, game.track, game.deck, [str(a) for a in game.log])
+    again = replay_game(game.settings, game.track, game.deck, [str(a) for a in game.log])
     assert again.snapshot() == game.snapshot() and again.events == game.events
     saved = json.loads(json.dumps(game.to_dict()))
     assert saved["snapshot"] == game.snapshot()
@@ -703,10 +709,10 @@ def assert_replays(game: StocksGame) -> None:
 WRONG_KIND: dict[Phase, Action] = {
     Phase.DEAL: Grid((B, R, Y, K, P, G)),
     Phase.BID: TakeOffer(46),
-    Phase.TAKE_OFFER: Bid(OPENING_BID),
-    Phase.GRID: Deal(None),
+    TAKE_OFFER: Bid(OPENING_BID),
+    GRID_PHASE: Deal(None),
     Phase.PLAY_CARD: Trade((B, B), (R, R)),
-    Phase.TRADE: PlayCard(1),
+    TRADE: PlayCard(1),
     Phase.SPRINT_OR_BREAKDOWN: Pass(),
     Phase.CHOOSE_JOKER: Sprint(),
     Phase.MOVE_CAR: Trade((B, B), (R, R)),
@@ -726,16 +732,16 @@ def illegal(game: StocksGame, rng: random.Random) -> list[Action]:
         auction = game.auction
         assert auction is not None
         found += [Bid(OPENING_BID + STEP // 2), Bid(0)] + ([] if auction.may_pass() else [Pass()])
-        found += [Sold(s, OPENING_BID) for s in range(game.players) if not auction.may_bid(s)]
-    elif game.phase is Phase.TAKE_OFFER:
+        found += [Sold(s, OPENING_BID) for s in range(game.player_count) if not auction.may_bid(s)]
+    elif game.phase is TAKE_OFFER:
         found += [TakeOffer(99)] + ([TakeOffer(n) for n in game.hands[game.seat][:2]] if game.hands else [])
-    elif game.phase is Phase.GRID:
+    elif game.phase is GRID_PHASE:
         found += [Grid((B, R, Y, K, P, P)), Grid((B, R))]
     elif game.phase is Phase.PLAY_CARD:
         found += [Pass(), PlayCard(99)] + [PlayCard(n) for n in game.played[-2:]]
         if game.hands is not None:
             found += [PlayCard(h[0]) for s, h in enumerate(game.hands) if s != game.seat and h]
-    elif game.phase is Phase.TRADE:
+    elif game.phase is TRADE:
         held = game.stocks[game.seat]
         found += [Trade((B,), (R,)), Trade((B, B, R), (R, R, B))]
         short = [c for c in CARS if held[c] < 2]

@@ -9,7 +9,8 @@ from scenarios import CARS, RED
 from toprace_pi.data import load_deck, load_track
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
 from toprace_pi.games.toprace.table.view import BLINK, GLOW, dim
-from toprace_pi.rules import Game, MoveCar, Phase
+from toprace_pi.rules import MoveCar, Phase
+from toprace_pi.rules.variants import replay_game
 from toprace_pi.table.run import RETRY
 
 
@@ -51,7 +52,7 @@ def test_bots_play_whole_games_through_the_devices(track, players, bots):
     assert game.is_over and sorted(game.results[0].placements) == sorted(CARS)
     assert table.controller.refusals == 0, [s for s in said if "not" in s][:3]
     assert any("finishes first" in s for s in said) and said[-1].startswith("Game over")
-    again = Game.replay(game.settings, game.track, game.deck, game.log)
+    again = replay_game(game.settings, game.track, game.deck, game.log)
     assert again.snapshot() == game.snapshot()
 
 

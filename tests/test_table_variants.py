@@ -13,8 +13,9 @@ from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, p
 from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
 from toprace_pi.hardware.events import TagLaid
 from toprace_pi.rules import Car, Deal, Phase, PlayCard, Settings
-from toprace_pi.rules.actions import ClaimPitStop, Grid, TakeFromBox, TakeFromDiscard, Trade
 from toprace_pi.rules.variants import new_game
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
+from toprace_pi.rules.variants.stocks import GRID, TAKE_OFFER, TRADE, Grid, Trade
 from toprace_pi.table.controller import TableController
 
 TRACK = straight(40)
@@ -91,7 +92,7 @@ class TestPitStopAtTheTable:
         controller, out, clock = self.started()
         game = controller.game
         controller.handle(card(20))  # Anna plays a card from her (hidden) hand
-        while game.phase is not Phase.PIT_STOP_CLAIM:
+        while game.phase is not PIT_STOP_CLAIM:
             controller.handle(OK)
         assert isinstance(controller.entry, ClaimWindow)
         controller.handle(pit(0))
@@ -107,10 +108,10 @@ class TestPitStopAtTheTable:
         controller, out, clock = self.started()
         game = controller.game
         controller.handle(card(20))
-        while game.phase is not Phase.PIT_STOP_CLAIM:
+        while game.phase is not PIT_STOP_CLAIM:
             controller.handle(OK)
         controller.tick(clock.now + CLAIM_WINDOW - 0.1)
-        assert game.phase is Phase.PIT_STOP_CLAIM
+        assert game.phase is PIT_STOP_CLAIM
         controller.tick(clock.now + CLAIM_WINDOW)
         assert game.phase is Phase.PLAY_CARD and game.to_move == 1 and game.discard[-1] == 20
 
@@ -122,7 +123,7 @@ class TestPitStopAtTheTable:
         controller, out, clock = self.started()
         game = controller.game
         controller.handle(card(20))
-        while game.phase is not Phase.PIT_STOP_CLAIM:
+        while game.phase is not PIT_STOP_CLAIM:
             controller.handle(OK)
         controller.tick(clock.now + CLAIM_WINDOW)
         assert game.phase is Phase.PLAY_CARD and game.to_move == 1 and game.discard[-1] == 20
@@ -144,18 +145,18 @@ class TestStocksAtTheTable:
         game = controller.game
         # 3 players: the offer row is the three Sprint/Breakdown cards alone, nothing to scan.
         assert game.log[0] == Deal(None, offer=(46, 47, 48)) and game.phase is Phase.BID
-        while game.phase in (Phase.BID, Phase.TAKE_OFFER):
+        while game.phase in (Phase.BID, TAKE_OFFER):
             controller.handle(OK)
-        assert game.phase is Phase.GRID
+        assert game.phase is GRID
         for c in (GREEN, RED, RED, BLUE, YELLOW, BLACK, PURPLE):
             controller.handle(car(c))
         assert "Red is on starting space 2 already" in out.said
         assert game.log[-1] == Grid((GREEN, RED, BLUE, YELLOW, BLACK, PURPLE))
         for _ in range(3):  # a round of turns
             controller.handle(card(game.playable_cards()[0]))
-            while game.phase not in (Phase.PLAY_CARD, Phase.TRADE):
+            while game.phase not in (Phase.PLAY_CARD, TRADE):
                 controller.handle(OK)
-        assert game.phase is Phase.TRADE and isinstance(controller.entry, TradeEntry)
+        assert game.phase is TRADE and isinstance(controller.entry, TradeEntry)
         seat = game.seat
         controller.handle(car(PURPLE))
         controller.handle(car(BLACK))
@@ -174,8 +175,8 @@ class TestStocksAtTheTable:
     def test_a_trade_beyond_the_limits_is_refused_and_entered_again(self):
         controller, out, _ = table("stocks", players=3)
         game = controller.game
-        while game.phase is not Phase.TRADE:
-            if game.phase is Phase.GRID:
+        while game.phase is not TRADE:
+            if game.phase is GRID:
                 for c in CARS:
                     controller.handle(car(c))
             elif game.phase is Phase.PLAY_CARD:

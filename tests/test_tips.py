@@ -9,11 +9,11 @@ from tracks import straight
 from toprace_pi.data import load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.rules import MoveCar, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
-from toprace_pi.rules.actions import Tip, parse_action
+from toprace_pi.rules.actions import parse_action
 from toprace_pi.rules.events import TipRound, TipsSettled
 from toprace_pi.rules.game import BANKNOTES_TOTAL
 from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.tips import STANDARD_TABLE, TipTable, settle
+from toprace_pi.rules.variants.tips import STANDARD_TABLE, TIP, Tip, TipTable, settle
 from toprace_pi.simulate import simulate
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
@@ -58,7 +58,7 @@ def test_a_tip_round_pauses_the_race_when_the_lead_car_crosses_a_tip_line():
     game.board.set_up({Y: ROAD.index("a5"), R: ROAD.index("b3")})
     game.apply(PlayCard(YELLOW_6))
     game.apply(MoveCar(Y, "a11"))  # the lead crosses the 1st tip line (10)
-    assert game.phase is Phase.TIP and game.events[-1] == TipRound(1)
+    assert game.phase is TIP and game.events[-1] == TipRound(1)
     assert game.to_move == 0  # starting with the player whose card it is
     with pytest.raises(IllegalActionError):
         game.apply(MoveCar(R, "b7"))
@@ -92,7 +92,7 @@ def test_players_stay_in_the_race_after_their_cars_have_finished():
     game = tips_game(players=2)
     game.board.set_up({Y: ROAD.index("a38"), R: ROAD.index("b39"), K: ROAD.index("c39")})
     game.apply(PlayCard(YELLOW_6))
-    while game.phase in (Phase.MOVE_CAR, Phase.TIP):
+    while game.phase in (Phase.MOVE_CAR, TIP):
         game.apply(game.legal_actions()[-1] if game.phase is Phase.MOVE_CAR else Tip(Y))
     assert {Y, R, K} <= set(game.board.finished)
     game.apply(game.legal_actions()[0])  # Ben
@@ -111,7 +111,7 @@ def test_at_the_table_tips_are_announced_during_the_race_and_entered_at_the_end(
     game.apply(game.legal_actions()[0])
     game.apply(Pass())
     game.apply(Pass())
-    assert game.phase is Phase.TIP and game.to_move == 0  # the race is over: reveal the tips
+    assert game.phase is TIP and game.to_move == 0  # the race is over: reveal the tips
     game.apply(Tip(Y))
     assert game.to_move == 1
     game.apply(Tip(B))

@@ -13,8 +13,6 @@ from toprace_pi.rules.actions import (
     Bid,
     Breakdown,
     ChooseJoker,
-    ClaimPitStop,
-    CollectPitStop,
     MoveCar,
     Pass,
     PlaceCar,
@@ -22,18 +20,31 @@ from toprace_pi.rules.actions import (
     ReturnCar,
     Sprint,
     TakeCar,
-    TakeFromBox,
-    TakeFromDiscard,
-    TakeOffer,
-    Tip,
-    Trade,
 )
+from toprace_pi.rules.auction import STEP
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import Car
+from toprace_pi.rules.events import TRADE_SIZE
 from toprace_pi.rules.game import Game, Phase
 from toprace_pi.rules.track import FINISH
-from toprace_pi.rules.variants.pitstop import PitStopGame
-from toprace_pi.rules.variants.stocks import MAX_STOCKS, START_STOCKS, TRADE_SIZE, StocksGame
+from toprace_pi.rules.variants.pitstop import (
+    PIT_STOP_CLAIM,
+    ClaimPitStop,
+    CollectPitStop,
+    PitStopGame,
+    TakeFromBox,
+    TakeFromDiscard,
+)
+from toprace_pi.rules.variants.stocks import (
+    MAX_STOCKS,
+    START_STOCKS,
+    TAKE_OFFER,
+    TRADE,
+    StocksGame,
+    TakeOffer,
+    Trade,
+)
+from toprace_pi.rules.variants.tips import TIP, Tip
 
 #: How much one movement point in hand is worth when bidding for a car.
 POINT_VALUE = 2_500
@@ -72,7 +83,7 @@ class GreedyBot:
     def _car_worth(self, game: Game, seat: int) -> int:
         points = self._hand_points(game, seat)
         best = max((points[c] for c in game.cars_for_sale()), default=0)
-        return best * POINT_VALUE + self.rng.randrange(0, 20_000, 10_000)
+        return best * POINT_VALUE + self.rng.randrange(0, 2 * STEP, STEP)
 
     def _take(self, game: Game) -> Action:
         points = self._hand_points(game, game.seat)
@@ -243,7 +254,7 @@ def _bid(bot: GreedyBot, game: Game) -> Action:
     if not game.auction.may_pass():
         return Bid(amounts[0])
     best = max((_offer_worth(game, n) for n in game.offer), default=0.0)
-    worth = int(best * POINT_VALUE) + bot.rng.randrange(0, 20_000, 10_000)
+    worth = int(best * POINT_VALUE) + bot.rng.randrange(0, 2 * STEP, STEP)
     limit = min(worth, int(game.money[seat] * MAX_SHARE))
     return Bid(amounts[0]) if amounts and amounts[0] <= limit else Pass()
 
@@ -283,8 +294,8 @@ _DECIDE = {
     Phase.SPRINT_OR_BREAKDOWN: GreedyBot._sprint_or_breakdown,
     Phase.MOVE_CAR: GreedyBot._move,
     Phase.RETURN_CAR: GreedyBot._return,
-    Phase.TIP: _tip,
-    Phase.PIT_STOP_CLAIM: _claim,
-    Phase.TAKE_OFFER: _take_offer,
-    Phase.TRADE: _trade,
+    TIP: _tip,
+    PIT_STOP_CLAIM: _claim,
+    TAKE_OFFER: _take_offer,
+    TRADE: _trade,
 }

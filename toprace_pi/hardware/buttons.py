@@ -17,6 +17,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from toprace_pi.hardware import Device
@@ -27,6 +28,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds gpiozero ignores further edges after one, to swallow contact bounce.
 BOUNCE_TIME = 0.05
+#: The BCM GPIO of each button unless ``[buttons]`` says otherwise (the build guide's wiring).
+DEFAULT_PINS: Mapping[str, int] = MappingProxyType({"next": 5, "ok": 6, "undo": 13, "pass": 19})
 
 
 class TableButtons(Device):

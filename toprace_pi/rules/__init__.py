@@ -28,9 +28,10 @@ from toprace_pi.rules.cards import Deck, MovementCard, SprintBreakdownCard
 from toprace_pi.rules.cars import Car, CarSet, Joker
 from toprace_pi.rules.game import CHANCE, Game, Phase, Settings
 from toprace_pi.rules.track import FINISH, Track
+from toprace_pi.rules.variants import new_game  # last: every variant's phases and notation, once for all
 
 __all__ = [
     "Action", "Bid", "Breakdown", "CHANCE", "Car", "CarSet", "ChooseJoker", "Deal", "Deck", "FINISH", "Joker",
     "Game", "MoveCar", "MovementCard", "Pass", "Phase", "PlaceCar", "PlayCard", "ReturnCar",
-    "Settings", "Sold", "Sprint", "SprintBreakdownCard", "TakeCar", "Track", "parse_action",
+    "Settings", "Sold", "Sprint", "SprintBreakdownCard", "TakeCar", "Track", "new_game", "parse_action",
 ]

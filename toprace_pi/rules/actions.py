@@ -10,14 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from toprace_pi.errors import NotationError
 from toprace_pi.rules.cars import Car, CarSet
 
 
+class Action:
+    """The base of every action, the base game's below and each variant's own
+    (defined in the variant's module, its notation registered with
+    :func:`register_notation`)."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True, slots=True)
-class Deal:
+class Deal(Action):
     """Chance: the shuffled speed cards dealt to the seats, and those left out.
 
     ``hands`` is ``None`` when the cards were dealt by hand at a real table and the
@@ -41,7 +49,7 @@ class Deal:
 
 
 @dataclass(frozen=True, slots=True)
-class Bid:
+class Bid(Action):
     amount: int
 
     def __str__(self) -> str:
@@ -49,13 +57,13 @@ class Bid:
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(Action):
     def __str__(self) -> str:
         return "pass"
 
 
 @dataclass(frozen=True, slots=True)
-class Sold:
+class Sold(Action):
     """The auction now running was held aloud at the table: ``seat`` won it for
     ``price``. Replaces the bids and passes when the table does not enter them."""
 
@@ -67,7 +75,7 @@ class Sold:
 
 
 @dataclass(frozen=True, slots=True)
-class TakeCar:
+class TakeCar(Action):
     """The auction winner takes this car."""
 
     car: Car
@@ -77,7 +85,7 @@ class TakeCar:
 
 
 @dataclass(frozen=True, slots=True)
-class PlaceCar:
+class PlaceCar(Action):
     """The auction winner puts their new car on this numbered starting space."""
 
     start: int
@@ -87,7 +95,7 @@ class PlaceCar:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayCard:
+class PlayCard(Action):
     number: int
 
     def __str__(self) -> str:
@@ -95,7 +103,7 @@ class PlayCard:
 
 
 @dataclass(frozen=True, slots=True)
-class ChooseJoker:
+class ChooseJoker(Action):
     """The car the joker on the card in play moves."""
 
     car: Car
@@ -105,39 +113,19 @@ class ChooseJoker:
 
 
 @dataclass(frozen=True, slots=True)
-class Tip:
-    """A secret tip on ``car`` (Tips variant): the seat's next tip marker."""
-
-    car: Car
-
-    def __str__(self) -> str:
-        return f"tip {self.car.id}"
-
-
-@dataclass(frozen=True, slots=True)
-class Reveal:
-    """Chance (quick rules): the car whose card the start player turns up for auction."""
-
-    car: Car
-
-    def __str__(self) -> str:
-        return f"reveal {self.car.id}"
-
-
-@dataclass(frozen=True, slots=True)
-class Sprint:
+class Sprint(Action):
     def __str__(self) -> str:
         return "sprint"
 
 
 @dataclass(frozen=True, slots=True)
-class Breakdown:
+class Breakdown(Action):
     def __str__(self) -> str:
         return "breakdown"
 
 
 @dataclass(frozen=True, slots=True)
-class MoveCar:
+class MoveCar(Action):
     """Where the car being moved ends: a space id, or ``"finish"``."""
 
     car: Car
@@ -148,7 +136,7 @@ class MoveCar:
 
 
 @dataclass(frozen=True, slots=True)
-class ReturnCar:
+class ReturnCar(Action):
     """Where the owner puts their broken-down car back on the track."""
 
     car: Car
@@ -156,89 +144,6 @@ class ReturnCar:
 
     def __str__(self) -> str:
         return f"return {self.car.id} {self.to}"
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimPitStop:
-    """Pit Stop rule: claim the speed card just played for a pit stop."""
-
-    def __str__(self) -> str:
-        return "claim"
-
-
-@dataclass(frozen=True, slots=True)
-class TakeFromBox:
-    """Pit Stop rule: at the start of one's turn, take this card from the box."""
-
-    number: int
-
-    def __str__(self) -> str:
-        return f"pit box {self.number}"
-
-
-@dataclass(frozen=True, slots=True)
-class TakeFromDiscard:
-    """Pit Stop rule: at the start of one's turn, take the top card of the discard pile."""
-
-    def __str__(self) -> str:
-        return "pit discard"
-
-
-@dataclass(frozen=True, slots=True)
-class CollectPitStop:
-    """Pit Stop rule: take this claimed card from one's pit stop card into the hand."""
-
-    number: int
-
-    def __str__(self) -> str:
-        return f"collect {self.number}"
-
-
-@dataclass(frozen=True, slots=True)
-class TakeOffer:
-    """Stocks variant: the winner of an offer auction takes this card of the offer row."""
-
-    number: int
-
-    def __str__(self) -> str:
-        return f"pick {self.number}"
-
-
-@dataclass(frozen=True, slots=True)
-class Grid:
-    """Chance (Stocks variant): the starting grid; ``cars[i]`` goes on starting space ``i + 1``."""
-
-    cars: tuple[Car, ...]
-
-    def __str__(self) -> str:
-        return "grid " + ",".join(car.id for car in self.cars)
-
-
-@dataclass(frozen=True, slots=True)
-class Trade:
-    """Stocks variant: in a stock round, the stocks a player sells and buys (two each).
-
-    A car may appear twice, and in both lists. The lists are kept sorted, so
-    ``Trade((RED, BLUE), ...) == Trade((BLUE, RED), ...)``.
-    """
-
-    sell: tuple[Car, ...]
-    buy: tuple[Car, ...]
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "sell", tuple(sorted(self.sell)))
-        object.__setattr__(self, "buy", tuple(sorted(self.buy)))
-
-    def __str__(self) -> str:
-        sell = ",".join(car.id for car in self.sell)
-        buy = ",".join(car.id for car in self.buy)
-        return f"trade sell {sell} buy {buy}"
-
-
-Action = Union[
-    Deal, Bid, Pass, Sold, TakeCar, PlaceCar, PlayCard, ChooseJoker, Tip, Reveal, Sprint, Breakdown, MoveCar, ReturnCar,
-    ClaimPitStop, TakeFromBox, TakeFromDiscard, CollectPitStop, TakeOffer, Grid, Trade,
-]
 
 
 def parse_action(text: str, cars: CarSet) -> Action:
@@ -258,10 +163,11 @@ def parse_action(text: str, cars: CarSet) -> Action:
         raise NotationError(f"cannot read {text!r}: {exc}") from None
 
 
-_Parser = Callable[[list[str], CarSet], Action]
+#: Reads an action's arguments (the words after its verb) against the game's cars.
+Parser = Callable[[list[str], CarSet], Action]
 
 
-def _nothing(cls: Callable[[], Action]) -> _Parser:
+def no_arguments(cls: Callable[[], Action]) -> Parser:
     def parse(args: list[str], cars: CarSet) -> Action:
         if args:
             raise ValueError("takes no arguments")
@@ -270,8 +176,8 @@ def _nothing(cls: Callable[[], Action]) -> _Parser:
     return parse
 
 
-def _one(cls: Callable[[Any], Action], convert: Callable[[CarSet, str], object]) -> _Parser:
-    """One argument: a whole number (``convert`` is :func:`_whole`) or a car (:meth:`CarSet.parse`)."""
+def one_argument(cls: Callable[[Any], Action], convert: Callable[[CarSet, str], object]) -> Parser:
+    """One argument: a whole number (``convert`` is :func:`whole_number`) or a car (:meth:`CarSet.parse`)."""
 
     def parse(args: list[str], cars: CarSet) -> Action:
         if len(args) != 1:
@@ -281,11 +187,11 @@ def _one(cls: Callable[[Any], Action], convert: Callable[[CarSet, str], object])
     return parse
 
 
-def _whole(cars: CarSet, word: str) -> int:
+def whole_number(cars: CarSet, word: str) -> int:
     return int(word)
 
 
-def _two_ints(cls: Callable[[int, int], Action]) -> _Parser:
+def _two_ints(cls: Callable[[int, int], Action]) -> Parser:
     def parse(args: list[str], cars: CarSet) -> Action:
         if len(args) != 2:
             raise ValueError("takes two whole numbers")
@@ -294,7 +200,7 @@ def _two_ints(cls: Callable[[int, int], Action]) -> _Parser:
     return parse
 
 
-def _car_then_space(cls: Callable[[Car, str], Action]) -> _Parser:
+def _car_then_space(cls: Callable[[Car, str], Action]) -> Parser:
     def parse(args: list[str], cars: CarSet) -> Action:
         if len(args) != 2:
             raise ValueError("takes a colour and a space")
@@ -313,61 +219,39 @@ def _deal(args: list[str], cars: CarSet) -> Deal:
     for key, value in zip(args[1::2], args[2::2], strict=True):
         if key not in ("offer", "box", "out") or key in extra:
             raise ValueError(usage)
-        extra[key] = _numbers(value)
-    hands = None if args[0] == "hidden" else tuple(_numbers(hand) for hand in args[0].split("/"))
+        extra[key] = numbers(value)
+    hands = None if args[0] == "hidden" else tuple(numbers(hand) for hand in args[0].split("/"))
     return Deal(hands, extra.get("out", ()), extra.get("box", ()), extra.get("offer", ()))
 
 
-def _pit(args: list[str], cars: CarSet) -> Action:
-    """``pit box N`` or ``pit discard``."""
-    if len(args) == 2 and args[0] == "box":
-        return TakeFromBox(int(args[1]))
-    if args == ["discard"]:
-        return TakeFromDiscard()
-    raise ValueError("expected 'pit box CARD' or 'pit discard'")
-
-
-def _grid(args: list[str], cars: CarSet) -> Grid:
-    """``grid CAR,CAR,...``: the cars on starting spaces 1, 2, ..."""
-    if len(args) != 1:
-        raise ValueError("expected 'grid CAR,CAR,...' (the cars on starting spaces 1 to 6)")
-    return Grid(_car_list(args[0], cars))
-
-
-def _trade(args: list[str], cars: CarSet) -> Trade:
-    """``trade sell CAR,CAR buy CAR,CAR``."""
-    if len(args) != 4 or args[0] != "sell" or args[2] != "buy":
-        raise ValueError("expected 'trade sell CAR,CAR buy CAR,CAR'")
-    return Trade(_car_list(args[1], cars), _car_list(args[3], cars))
-
-
-def _car_list(text: str, cars: CarSet) -> tuple[Car, ...]:
+def car_list(text: str, cars: CarSet) -> tuple[Car, ...]:
     return tuple(cars.parse(word) for word in text.split(","))
 
 
-def _numbers(text: str) -> tuple[int, ...]:
+def numbers(text: str) -> tuple[int, ...]:
     return tuple(int(n) for n in text.split(",")) if text else ()
 
 
-_PARSERS: dict[str, _Parser] = {
+_PARSERS: dict[str, Parser] = {
     "deal": _deal,
-    "bid": _one(Bid, _whole),
-    "pass": _nothing(Pass),
+    "bid": one_argument(Bid, whole_number),
+    "pass": no_arguments(Pass),
     "sold": _two_ints(Sold),
-    "take": _one(TakeCar, CarSet.parse),
-    "start": _one(PlaceCar, _whole),
-    "play": _one(PlayCard, _whole),
-    "joker": _one(ChooseJoker, CarSet.parse),
-    "tip": _one(Tip, CarSet.parse),
-    "reveal": _one(Reveal, CarSet.parse),
-    "sprint": _nothing(Sprint),
-    "breakdown": _nothing(Breakdown),
+    "take": one_argument(TakeCar, CarSet.parse),
+    "start": one_argument(PlaceCar, whole_number),
+    "play": one_argument(PlayCard, whole_number),
+    "joker": one_argument(ChooseJoker, CarSet.parse),
+    "sprint": no_arguments(Sprint),
+    "breakdown": no_arguments(Breakdown),
     "move": _car_then_space(MoveCar),
     "return": _car_then_space(ReturnCar),
-    "claim": _nothing(ClaimPitStop),
-    "pit": _pit,
-    "collect": _one(CollectPitStop, _whole),
-    "pick": _one(TakeOffer, _whole),
-    "grid": _grid,
-    "trade": _trade,
 }
+
+
+def register_notation(verb: str, parse: Parser) -> None:
+    """Teach :func:`parse_action` a variant's action: ``verb`` is its first word.
+    A variant's module registers its actions when it is imported (importing
+    :mod:`toprace_pi.rules` imports every variant)."""
+    if verb in _PARSERS:
+        raise ValueError(f"the action word {verb!r} is taken")
+    _PARSERS[verb] = parse

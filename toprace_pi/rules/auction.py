@@ -12,54 +12,58 @@ from collections.abc import Sequence
 
 from toprace_pi.errors import IllegalActionError
 
+#: Bids and prices go up in the smallest banknote (tip amounts are whole banknotes too).
 STEP = 10_000
-OPENING_BID = 10_000
+OPENING_BID = STEP
 LAST_CAR_PRICE = 30_000
 AUCTIONS = 6
 
 
 class Auction:
-    """One round of six auctions. ``owned[seat]`` counts the cars each seat has won."""
+    """One round of six auctions. ``owned[seat]`` counts the lots each seat has won.
 
-    def __init__(self, players: int, opener: int, *, rotate_openers: bool = False) -> None:
-        self.players = players
+    A *lot* is what one auction sells: here a car; in the Stocks variant's
+    :class:`~toprace_pi.rules.variants.stocks.OfferAuction` an offer card."""
+
+    def __init__(self, player_count: int, opener: int, *, rotate_openers: bool = False) -> None:
+        self.player_count = player_count
         self.first_opener = opener
         #: The quick rules: the opening duty moves one seat on each auction, rather
         #: than to the left of the last winner.
         self.rotate_openers = rotate_openers
-        self.owned = [0] * players
+        self.owned = [0] * player_count
         self.number = 0
         self.first_winner: int | None = None
         self._begin(opener)
 
     @property
-    def cars_left(self) -> int:
-        """Cars still to be auctioned, the one now up included."""
+    def lots_left(self) -> int:
+        """Lots (cars) still to be auctioned, the one now up included."""
         return AUCTIONS - self.number
 
     def may_bid(self, seat: int) -> bool:
         """A seat with a car may bid only while more cars are left than seats without one."""
         without = self.owned.count(0)
-        return self.owned[seat] == 0 or self.cars_left > without
+        return self.owned[seat] == 0 or self.lots_left > without
 
     def _begin(self, candidate: int) -> None:
         self.high = 0
         self.leader: int | None = None
         self.winner: int | None = None
         self.forced = False
-        buyers = [s for s in range(self.players) if self.owned[s] == 0]
-        if self.cars_left == 1 and buyers:
+        buyers = [s for s in range(self.player_count) if self.owned[s] == 0]
+        if self.lots_left == 1 and buyers:
             self.winner, self.high, self.forced = buyers[0], LAST_CAR_PRICE, True
-            self.bidding = [False] * self.players
+            self.bidding = [False] * self.player_count
             self.to_act = buyers[0]
             return
         if not self.may_bid(candidate):
             candidate = next(s for s in self._clockwise(candidate) if self.owned[s] == 0)
         self.opener = self.to_act = candidate
-        self.bidding = [self.may_bid(s) for s in range(self.players)]
+        self.bidding = [self.may_bid(s) for s in range(self.player_count)]
 
     def _clockwise(self, seat: int) -> list[int]:
-        return [(seat + i) % self.players for i in range(1, self.players + 1)]
+        return [(seat + i) % self.player_count for i in range(1, self.player_count + 1)]
 
     def bid_range(self, money: Sequence[int]) -> range:
         """The amounts the seat to act may bid now (possibly none)."""
@@ -72,7 +76,7 @@ class Auction:
 
     def check_bid(self, amount: int, money: Sequence[int], name: str) -> None:
         if amount % STEP or amount <= 0:
-            raise IllegalActionError(f"bids go in steps of 10,000; {amount:,} is not one")
+            raise IllegalActionError(f"bids go in steps of {STEP:,}; {amount:,} is not one")
         allowed = self.bid_range(money)
         if self.leader is None and amount < OPENING_BID:
             raise IllegalActionError(f"the opening bid must be at least {OPENING_BID:,}")
@@ -83,12 +87,12 @@ class Auction:
 
     def check_sale(self, seat: int, price: int, money: Sequence[int], name: str) -> None:
         """A result announced at the table must be one the bidding could have had."""
-        if not 0 <= seat < self.players:
+        if not 0 <= seat < self.player_count:
             raise IllegalActionError(f"there is no seat {seat}")
         if not self.may_bid(seat):
             raise IllegalActionError(f"{name} already has a car and may not bid while other players still need one")
         if price % STEP or price < OPENING_BID:
-            raise IllegalActionError(f"a car sells for a multiple of 10,000, at least {OPENING_BID:,}; not {price:,}")
+            raise IllegalActionError(f"a car sells for a multiple of {STEP:,}, at least {OPENING_BID:,}; not {price:,}")
         if price > max(money[seat], OPENING_BID if seat == self.opener else 0):
             raise IllegalActionError(f"{name} has only {money[seat]:,} and cannot pay {price:,}")
 
@@ -104,18 +108,18 @@ class Auction:
         self._next_bidder()
 
     def _next_bidder(self) -> None:
-        others = [s for s in range(self.players) if self.bidding[s] and s != self.leader]
+        others = [s for s in range(self.player_count) if self.bidding[s] and s != self.leader]
         if not others:
             self.winner = self.leader
             return
         self.to_act = next(s for s in self._clockwise(self.to_act) if self.bidding[s])
 
-    def car_won(self) -> None:
-        """The winner has taken a car: record it and open the next auction, if any."""
+    def lot_taken(self) -> None:
+        """The winner has taken the lot (a car): record it and open the next auction, if any."""
         winner = self._record_win()
         if self.number < AUCTIONS:
             after = self.first_opener + self.number - 1 if self.rotate_openers else winner
-            self._begin((after + 1) % self.players)
+            self._begin((after + 1) % self.player_count)
 
     def _record_win(self) -> int:
         """Count the auction just won for its winner, and return the winner."""

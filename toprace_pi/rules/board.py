@@ -65,10 +65,6 @@ class Board:
     def is_level(self, car: Car, other: Car) -> bool:
         return self.track.is_level(self.at[car], self.at[other])
 
-    def route(self, car: Car, steps: int | None, end: int) -> list[int]:
-        """The spaces ``car`` drives over to ``end``, for showing a move."""
-        return self.track.path(self.at[car], steps, self.occupied, end)
-
     def move(self, car: Car, end: int) -> bool:
         """Move ``car`` to ``end``; returns whether it crossed the finish line."""
         self.occupied.discard(self.at.pop(car))

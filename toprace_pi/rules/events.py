@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from toprace_pi.rules.cars import Car
 
 PRIZES = (200_000, 150_000, 100_000, 60_000, 30_000, 10_000)
+#: Stocks variant: stocks sold, and bought, by each player in a stock round (here
+#: because :class:`StockRound` says it; the variant imports it from here).
+TRADE_SIZE = 2
 
 
 def money(amount: int) -> str:
@@ -245,12 +248,12 @@ class GridSet:
 
 @dataclass(frozen=True, slots=True)
 class StockRound:
-    """Stocks variant: a stock round begins; every player sells 2 stocks and buys 2, in secret."""
+    """Stocks variant: a stock round begins; every player sells and buys :data:`TRADE_SIZE` stocks, in secret."""
 
     round: int
 
     def text(self, names: Sequence[str]) -> str:
-        return f"Stock round {self.round}: every player secretly sells 2 stocks and buys 2"
+        return f"Stock round {self.round}: every player secretly sells {TRADE_SIZE} stocks and buys {TRADE_SIZE}"
 
 
 @dataclass(frozen=True, slots=True)

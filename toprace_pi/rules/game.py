@@ -16,11 +16,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from enum import Enum
 from functools import partial
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, TypeVar
 
-from toprace_pi.core.clone import clone
+from toprace_pi.core.clone import clone, shared
 from toprace_pi.core.game import CHANCE as CHANCE_DECISION
 from toprace_pi.core.game import NOBODY, Decision, GameInfo
 from toprace_pi.errors import IllegalActionError
@@ -69,28 +68,103 @@ BANKNOTES_TOTAL = 30 * 10_000 + 20 * 50_000 + 30 * 100_000 + 20 * 500_000 + 20 *
 FINISHES_TO_END = 5
 
 
-class Phase(Enum):
-    """The kind of decision the game waits for."""
+@shared
+class Phase:
+    """The kind of decision the game waits for: a name and the words said to players.
 
-    #: Members are singletons: hash by identity, much faster than Enum's name hash.
-    __hash__ = object.__hash__
+    Phases are open so that the base game need not know its variants': the base
+    game's are class attributes (``Phase.BID``), a variant defines its own as
+    module constants (``TIP = Phase("TIP", "place a secret tip")`` in
+    :mod:`~toprace_pi.rules.variants.tips`). Each phase is a singleton: it hashes
+    by identity (dispatch looks phases up on every action), copies as itself, and
+    its name is unique, so a pickled phase comes back as the same object.
+    """
 
-    DEAL = "deal the speed cards"
-    BID = "bid or pass"
-    TAKE_CAR = "take a car"
-    PLACE_CAR = "put the car on a starting space"
-    PLAY_CARD = "play a speed card"
-    CHOOSE_JOKER = "choose the car the joker moves"
-    SPRINT_OR_BREAKDOWN = "play the card as Sprint or Breakdown"
-    MOVE_CAR = "choose where the car ends its move"
-    RETURN_CAR = "put the broken-down car back on the track"
-    TIP = "place a secret tip"
-    REVEAL = "reveal the next car to auction"
-    PIT_STOP_CLAIM = "claim the card just played for a pit stop, or pass"
-    TAKE_OFFER = "take a card from the offer row"
-    GRID = "draw the starting grid"
-    TRADE = "sell 2 stocks and buy 2"
-    GAME_OVER = "nothing: the game is over"
+    __slots__ = ("name", "value")
+    _by_name: ClassVar[dict[str, Phase]] = {}
+
+    DEAL: ClassVar[Phase]
+    BID: ClassVar[Phase]
+    TAKE_CAR: ClassVar[Phase]
+    PLACE_CAR: ClassVar[Phase]
+    PLAY_CARD: ClassVar[Phase]
+    CHOOSE_JOKER: ClassVar[Phase]
+    SPRINT_OR_BREAKDOWN: ClassVar[Phase]
+    MOVE_CAR: ClassVar[Phase]
+    RETURN_CAR: ClassVar[Phase]
+    GAME_OVER: ClassVar[Phase]
+
+    name: str
+    #: What the player to move must do, in words (``phase.value``, as the enum had).
+    value: str
+
+    def __init__(self, name: str, value: str) -> None:
+        if name in Phase._by_name:
+            raise ValueError(f"there is a phase {name} already")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "value", value)
+        Phase._by_name[name] = self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a phase cannot change")
+
+    def __repr__(self) -> str:
+        return f"<Phase {self.name}>"
+
+    def __reduce__(self) -> tuple[Callable[[str], Phase], tuple[str]]:
+        return Phase.named, (self.name,)
+
+    def __copy__(self) -> Phase:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Phase:
+        return self
+
+    @staticmethod
+    def named(name: str) -> Phase:
+        """The phase called ``name`` (its variant's module must be imported)."""
+        return Phase._by_name[name]
+
+
+Phase.DEAL = Phase("DEAL", "deal the speed cards")
+Phase.BID = Phase("BID", "bid or pass")
+Phase.TAKE_CAR = Phase("TAKE_CAR", "take a car")
+Phase.PLACE_CAR = Phase("PLACE_CAR", "put the car on a starting space")
+Phase.PLAY_CARD = Phase("PLAY_CARD", "play a speed card")
+Phase.CHOOSE_JOKER = Phase("CHOOSE_JOKER", "choose the car the joker moves")
+Phase.SPRINT_OR_BREAKDOWN = Phase("SPRINT_OR_BREAKDOWN", "play the card as Sprint or Breakdown")
+Phase.MOVE_CAR = Phase("MOVE_CAR", "choose where the car ends its move")
+Phase.RETURN_CAR = Phase("RETURN_CAR", "put the broken-down car back on the track")
+Phase.GAME_OVER = Phase("GAME_OVER", "nothing: the game is over")
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+#: A check or an apply method, as the handler tables hold it (``Game`` is the first argument).
+_Handler = Callable[[Any, Any], None]
+
+
+def handles(phase: Phase, kind: type, *, check: str = "_no_check") -> Callable[[_Method], _Method]:
+    """Declare the decorated method as what carries out actions of type ``kind`` in
+    ``phase``, once the method named ``check`` has accepted them. The check raises
+    :class:`IllegalActionError` and changes nothing (so ``is_legal`` can ask it);
+    the default accepts every action of the type. Naming the check, and looking
+    both up by name, lets a subclass override either without declaring again."""
+
+    def mark(method: _Method) -> _Method:
+        method.__dict__.setdefault("_handles", []).append((phase, kind, check))
+        return method
+
+    return mark
+
+
+def legal(phase: Phase) -> Callable[[_Method], _Method]:
+    """Declare the decorated method (``self -> list[Action]``) as the legal actions
+    in ``phase``. A phase without one has none (a chance node, the game's end)."""
+
+    def mark(method: _Method) -> _Method:
+        method.__dict__.setdefault("_legal", []).append(phase)
+        return method
+
+    return mark
 
 
 @dataclass(frozen=True)
@@ -138,30 +212,96 @@ class PendingMove:
 class Game:
     """One game of Top Race (base rules) on a track with a deck.
 
-    Variants are subclasses (:mod:`toprace_pi.rules.variants`) that override the
-    hooks marked "hook" below and extend :attr:`LEGAL` and :attr:`HANDLERS` with
-    their own phases and actions.
+    **Who is who.** A *seat* is a player's number, 0 to ``player_count - 1``
+    clockwise (``names[seat]`` is the name). ``to_move`` is whose decision it is
+    now: a seat, :data:`CHANCE` at a chance node, ``None`` after the game; the
+    property :attr:`seat` is ``to_move`` where a seat must be deciding. During
+    the race ``turn`` is the seat whose turn it is: it differs from ``to_move``
+    while others decide inside that turn (a tip, a pit stop claim, putting back
+    one's broken-down car). ``starter`` is the seat that began the race's turns;
+    a round of turns is over when the turn comes back to it.
+
+    **The variant contract.** A variant is a subclass, with a ``VARIANT`` name
+    (what ``Settings.variant`` says), that may:
+
+    * declare phases of its own as module constants (``Phase(name, words)``) and
+      actions of its own (registering their notation, see
+      :func:`~toprace_pi.rules.actions.register_notation`);
+    * declare, for any phase, its legal actions with :func:`legal` and the
+      handler of an action type with :func:`handles` (a check and an apply
+      method). The tables :attr:`LEGAL` and :attr:`HANDLERS` are collected once
+      per class from the declarations along the method resolution order, the
+      most derived class winning, so a combined variant
+      (``class PitStopTipsGame(PitStopGame, TipsGame)``) merges nothing by hand.
+      ``WITHDRAWN`` lists (phase, action type) pairs inherited but not allowed;
+    * override these hooks, each calling ``super()`` where it adds to the base
+      (so variants combine): the deal's sizes (:meth:`cards_per_player`,
+      :meth:`offer_size`, :meth:`offer_fixed`, :meth:`box_size`; :meth:`deal`
+      itself is shared), :meth:`chance` (its own chance actions), ``_check_deal`` /
+      ``_apply_deal``, ``_new_auction``, ``_next_auction_step``, ``_auction_won``,
+      :meth:`cars_for_sale` and ``_check_take`` / ``_apply_take``, ``_start_race`` and
+      :meth:`race_starter`, :meth:`turn_order`, :meth:`takes_part`,
+      :meth:`can_act`, :meth:`playable_cards` and ``_check_play`` /
+      ``_apply_play``, ``_card_done``, ``_end_turn``, ``_round_over``,
+      ``_after_move``, ``_begin_turn``, ``_end_race``, ``_settle``,
+      :meth:`winners`, :attr:`discard_pile`, :meth:`snapshot`, and the
+      ``_begin_race`` that sets up its per-race state.
+
+    A hook that opens a decision sets ``phase`` and ``to_move`` and returns
+    True; the handler of that decision carries the game on where the hook
+    stopped (each hook says which method to call).
     """
 
     info: ClassVar[GameInfo] = GameInfo(name="toprace", title="Top Race", min_players=2, max_players=6,
                                         chance=True, secret_information=True, simultaneous=False)
 
-    #: Per phase: the legal actions now. Variants extend it.
-    LEGAL: dict[Phase, Callable[[Game], list[Action]]]
-    #: Per phase and action type: the names of the (check, apply) methods. Variants
-    #: extend it; naming the methods lets a variant override one.
-    HANDLERS: dict[Phase, dict[type, tuple[str, str]]]
+    #: The ``Settings.variant`` this class plays; a mismatch is refused.
+    VARIANT: ClassVar[str] = "base"
+    #: Per phase: the legal actions now (built from :func:`legal` declarations).
+    LEGAL: ClassVar[dict[Phase, Callable[[Game], list[Action]]]]
+    #: Per phase and action type: the (check, apply) functions (from :func:`handles`).
+    HANDLERS: ClassVar[dict[Phase, dict[type, tuple[_Handler, _Handler]]]]
+    #: (phase, action type) pairs a subclass refuses although a base class handles them.
+    WITHDRAWN: ClassVar[tuple[tuple[Phase, type], ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._build_tables()
+
+    @classmethod
+    def _build_tables(cls) -> None:
+        """Collect the declarations once per class, so dispatch is two dict lookups."""
+        legal_names: dict[Phase, str] = {}
+        handler_names: dict[Phase, dict[type, tuple[str, str]]] = {}
+        for klass in reversed(cls.__mro__):
+            for name, member in vars(klass).items():
+                for phase in getattr(member, "_legal", ()):
+                    legal_names[phase] = name
+                for phase, kind, check in getattr(member, "_handles", ()):
+                    handler_names.setdefault(phase, {})[kind] = (check, name)
+            for phase, kind in vars(klass).get("WITHDRAWN", ()):
+                del handler_names[phase][kind]
+        cls.LEGAL = {phase: getattr(cls, name) for phase, name in legal_names.items()}
+        cls.HANDLERS = {
+            phase: {kind: (getattr(cls, check), getattr(cls, apply)) for kind, (check, apply) in kinds.items()}
+            for phase, kinds in handler_names.items()
+        }
 
     def __init__(self, settings: Settings, track: Track, deck: Deck) -> None:
+        if settings.variant != self.VARIANT:
+            raise IllegalActionError(
+                f"{type(self).__name__} plays the {self.VARIANT!r} rules but the settings name {settings.variant!r}: "
+                "build the game with toprace_pi.rules.variants.new_game")
         self.settings = settings
         self.track = track
         self.deck = deck
         #: The deck's edition: its cars, joker and Sprint/Breakdown pairs.
         self.cars = deck.cars
         self.names = settings.players
-        self.players = len(settings.players)
-        self.money = [START_CAPITAL] * self.players
-        self.bank = BANKNOTES_TOTAL - START_CAPITAL * self.players
+        #: How many seats play (``names`` holds their names).
+        self.player_count = len(settings.players)
+        self.money = [START_CAPITAL] * self.player_count
+        self.bank = BANKNOTES_TOTAL - START_CAPITAL * self.player_count
         self.log: list[Action] = []
         self.events: list[Event] = []
         self.results: list[RaceEnded] = []
@@ -179,15 +319,15 @@ class Game:
         self.to_move: int | None = CHANCE
         self.board = Board(self.track, self.cars)
         self.owner: dict[Car, int] = {}
-        self._fleets: list[frozenset[Car]] = [frozenset()] * self.players
+        self._fleets: list[frozenset[Car]] = [frozenset()] * self.player_count
         self.hands: list[list[int]] | None = None
-        self.hand_size = [0] * self.players
+        self.hand_size = [0] * self.player_count
         self.played: list[int] = []
         self.auction: Auction | None = None
         self.starter = 0
         self.turn = 0
         self.card: MovementCard | SprintBreakdownCard | None = None
-        self.slots: list[tuple[Car | None, int]] = []
+        self.moves_left: list[tuple[Car | None, int]] = []
         self.moving: PendingMove | None = None
         self.returning: tuple[Car, tuple[int, ...]] | None = None
 
@@ -197,7 +337,7 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every action allowed now (empty at the deal, a chance node, and at the end)."""
-        return type(self).LEGAL[self.phase](self)
+        return self.LEGAL.get(self.phase, _no_actions)(self)
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` if ``action`` is not allowed now; changes nothing."""
@@ -229,7 +369,7 @@ class Game:
 
     def _check(self, action: Action) -> Callable[[Action], None]:
         """The method that carries ``action`` out, once its check has passed."""
-        pair = _resolved(type(self)).get(self.phase, {}).get(type(action))
+        pair = self.HANDLERS.get(self.phase, _NO_HANDLERS).get(type(action))
         if pair is None:
             raise IllegalActionError(self._wrong_time(action))
         check, apply = pair
@@ -259,7 +399,7 @@ class Game:
     # --- dealing ---------------------------------------------------------------
 
     def cards_per_player(self) -> int:
-        return CARDS_PER_PLAYER[self.players]
+        return CARDS_PER_PLAYER[self.player_count]
 
     def chance(self, rng: random.Random) -> Action:
         """Hook: the chance action due now (``to_move == CHANCE``), drawn with ``rng``
@@ -268,16 +408,35 @@ class Game:
         return self.deal(rng)
 
     def deal(self, rng: random.Random) -> Deal:
-        """The chance action for the deal, shuffled with ``rng`` (not applied)."""
-        cards = list(self.deck.numbers)
+        """The chance action for the deal, shuffled with ``rng`` (not applied).
+
+        The one deal of every variant, which sets only the sizes: the cards not
+        fixed in the offer row (:meth:`offer_fixed`) are shuffled and go to the
+        hands, then fill the offer row up to :meth:`offer_size`, then the box
+        (:meth:`box_size`); the rest is left out."""
+        fixed = self.offer_fixed()
+        cards = [n for n in self.deck.numbers if n not in fixed]
         rng.shuffle(cards)
-        k = self.cards_per_player()
-        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.players))
-        return Deal(hands, tuple(sorted(cards[self.players * k:])))
+        k, seats = self.cards_per_player(), self.player_count
+        offer_end = seats * k + self.offer_size() - len(fixed)
+        box_end = offer_end + self.box_size()
+        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(seats))
+        offer = tuple(sorted(fixed + cards[seats * k:offer_end]))
+        return Deal(hands, tuple(sorted(cards[box_end:])), tuple(sorted(cards[offer_end:box_end])), offer)
 
     def offer_size(self) -> int:
         """Hook: how many speed cards the deal lays out face up as an offer row
         (the Stocks variant). The base game has none."""
+        return 0
+
+    def offer_fixed(self) -> list[int]:
+        """Hook: the cards that always lie in the offer row (the Stocks variant's
+        Sprint/Breakdown cards); they are not shuffled."""
+        return []
+
+    def box_size(self) -> int:
+        """Hook: how many speed cards the deal lays out face up as the box (the Pit
+        Stop rule). The base game has none."""
         return 0
 
     def _check_deal(self, action: Deal) -> None:
@@ -290,23 +449,24 @@ class Game:
         if action.hands is None:
             return
         k = self.cards_per_player()
-        if len(action.hands) != self.players or any(len(h) != k for h in action.hands):
-            raise IllegalActionError(f"a deal for {self.players} players gives each {k} speed cards")
+        if len(action.hands) != self.player_count or any(len(h) != k for h in action.hands):
+            raise IllegalActionError(f"a deal for {self.player_count} players gives each {k} speed cards")
         everything = [n for hand in action.hands for n in hand] + list(action.left_out) + list(action.offer)
         if sorted(everything) != sorted(self.deck.numbers):
             raise IllegalActionError("a deal must hand out every speed card of the deck exactly once")
 
+    @handles(Phase.DEAL, Deal, check="_check_deal")
     def _apply_deal(self, action: Deal) -> None:
         self.hands = None if action.hands is None else [list(h) for h in action.hands]
-        self.hand_size = [self.cards_per_player()] * self.players
-        opener = (self.settings.first_opener + self.race - 1) % self.players
+        self.hand_size = [self.cards_per_player()] * self.player_count
+        opener = (self.settings.first_opener + self.race - 1) % self.player_count
         self.events.append(RaceStarted(self.race, opener))
         self.auction = self._new_auction(opener)
         self._next_auction_step()
 
     def _new_auction(self, opener: int) -> Auction:
         """Hook: the round of car auctions (the quick rules move the opening duty on)."""
-        return Auction(self.players, opener)
+        return Auction(self.player_count, opener)
 
     # --- auction ---------------------------------------------------------------
 
@@ -331,6 +491,7 @@ class Game:
         assert self.auction is not None
         self.auction.check_bid(action.amount, self.money, self.current_name)
 
+    @handles(Phase.BID, Bid, check="_check_bid")
     def _apply_bid(self, action: Bid) -> None:
         assert self.auction is not None
         self.auction.bid(action.amount)
@@ -341,6 +502,7 @@ class Game:
         if not self.auction.may_pass():
             raise IllegalActionError(f"{self.current_name} opens this auction and may not pass")
 
+    @handles(Phase.BID, Pass, check="_check_pass")
     def _apply_pass(self, action: Pass) -> None:
         assert self.auction is not None
         self.auction.pass_()
@@ -350,9 +512,10 @@ class Game:
         assert self.auction is not None
         if self.auction.leader is not None:
             raise IllegalActionError("bids were entered for this auction: go on bidding or passing")
-        name = self.names[action.seat] if 0 <= action.seat < self.players else "?"
+        name = self.names[action.seat] if 0 <= action.seat < self.player_count else "?"
         self.auction.check_sale(action.seat, action.price, self.money, name)
 
+    @handles(Phase.BID, Sold, check="_check_sold")
     def _apply_sold(self, action: Sold) -> None:
         assert self.auction is not None
         self.auction.sell(action.seat, action.price)
@@ -369,6 +532,7 @@ class Game:
         if action.car in self.owner:
             raise IllegalActionError(f"{action.car} already belongs to {self.names[self.owner[action.car]]}")
 
+    @handles(Phase.TAKE_CAR, TakeCar, check="_check_take")
     def _apply_take(self, action: TakeCar) -> None:
         self.owner[action.car] = self.seat
         self._fleets[self.seat] |= {action.car}
@@ -383,12 +547,13 @@ class Game:
         if action.start not in self.free_starting_spaces():
             raise IllegalActionError(f"starting space {action.start} is taken")
 
+    @handles(Phase.PLACE_CAR, PlaceCar, check="_check_place")
     def _apply_place(self, action: PlaceCar) -> None:
         assert self.auction is not None
         car = self.car_to_place
         self.board.place(car, self.track.starting_spaces[action.start])
         self.events.append(CarPlaced(self.seat, car, action.start))
-        self.auction.car_won()
+        self.auction.lot_taken()
         self._next_auction_step()
 
     @property
@@ -416,7 +581,7 @@ class Game:
         """Hook: the seats in the order they take their turns in this race, the
         starting player first. The base game goes clockwise; the Stocks variant
         auctions the seating order."""
-        return [(self.starter + step) % self.players for step in range(self.players)]
+        return [(self.starter + step) % self.player_count for step in range(self.player_count)]
 
     def seats_after(self, seat: int) -> list[int]:
         """The other seats in turn order, from the one after ``seat`` round to the
@@ -435,10 +600,10 @@ class Game:
         order. The race ends when no seat that takes part can do anything but
         pass (in the base game: when no seat takes part any more), rather than
         asking everyone in turn to pass."""
-        if not any(self.takes_part(seat) and self.can_act(seat) for seat in range(self.players)):
+        if not any(self.takes_part(seat) and self.can_act(seat) for seat in range(self.player_count)):
             self._end_race("all speed cards are played")
             return
-        for _ in range(self.players):
+        for _ in range(self.player_count):
             if self.takes_part(self.turn):
                 self.phase, self.to_move = Phase.PLAY_CARD, self.turn
                 return
@@ -466,6 +631,7 @@ class Game:
         if self.hands is not None and action.number not in self.hands[self.turn]:
             raise IllegalActionError(f"{name} does not hold speed card {self.deck[action.number]}")
 
+    @handles(Phase.PLAY_CARD, PlayCard, check="_check_play")
     def _apply_play(self, action: PlayCard) -> None:
         if self.hands is not None:
             self.hands[self.turn].remove(action.number)
@@ -476,17 +642,17 @@ class Game:
         if isinstance(card, SprintBreakdownCard):
             self._start_sprint_breakdown(card)
         else:
-            self.slots = list(card.moves)
+            self.moves_left = list(card.moves)
             self._continue_card()
 
     def _continue_card(self) -> None:
         """Work through the card's cars in printed order until one needs a decision."""
-        while self.slots:
-            car, points = self.slots[0]
+        while self.moves_left:
+            car, points = self.moves_left[0]
             if car is None:
                 self.phase, self.to_move = Phase.CHOOSE_JOKER, self.turn
                 return
-            self.slots.pop(0)
+            self.moves_left.pop(0)
             if self._offer_move(car, points):
                 return
         self._card_done()
@@ -541,8 +707,9 @@ class Game:
         if action.car in self.card.cars:
             raise IllegalActionError(f"{action.car} is already on this card, the joker cannot move it")
 
+    @handles(Phase.CHOOSE_JOKER, ChooseJoker, check="_check_joker")
     def _apply_joker(self, action: ChooseJoker) -> None:
-        _, points = self.slots.pop(0)
+        _, points = self.moves_left.pop(0)
         self.events.append(JokerChosen(action.car))
         if not self._offer_move(action.car, points):
             self._continue_card()
@@ -564,6 +731,7 @@ class Game:
         a, b = self.card.pair
         return (b, a) if self.board.ahead(a, b) else (a, b)
 
+    @handles(Phase.SPRINT_OR_BREAKDOWN, Sprint)
     def _apply_sprint(self, action: Sprint) -> None:
         rear, front = self.sprint_pair()
         ends = self.board.sprint_options(rear, front)
@@ -575,6 +743,7 @@ class Game:
         self.moving = PendingMove(rear, None, None, ends)
         self.phase = Phase.MOVE_CAR
 
+    @handles(Phase.SPRINT_OR_BREAKDOWN, Breakdown)
     def _apply_breakdown(self, action: Breakdown) -> None:
         """The car ahead waits beside the track until the other has driven level
         with it or past. Even when the two stand level already, the chaser must
@@ -591,12 +760,6 @@ class Game:
         assert self.moving is not None
         return [self.track.space_id(end) for end in self.moving.ends]
 
-    def move_route(self, to: str) -> list[str]:
-        """The spaces the car being moved drives over to end on ``to``."""
-        assert self.moving is not None
-        route = self.board.route(self.moving.car, self.moving.steps, self.track.index(to))
-        return [self.track.space_id(s) for s in route]
-
     def _check_move(self, action: MoveCar) -> None:
         assert self.moving is not None
         car = self.moving.car
@@ -606,6 +769,7 @@ class Game:
             ends = ", ".join(self.move_ends())
             raise IllegalActionError(f"{car} cannot end on {action.to}; it may end on {ends}")
 
+    @handles(Phase.MOVE_CAR, MoveCar, check="_check_move")
     def _apply_move(self, action: MoveCar) -> None:
         assert self.moving is not None
         car, points, steps = self.moving.car, self.moving.points, self.moving.steps
@@ -661,12 +825,52 @@ class Game:
             spaces = ", ".join(self.return_spaces())
             raise IllegalActionError(f"{car} can go back on {spaces}, not on {action.to}")
 
+    @handles(Phase.RETURN_CAR, ReturnCar, check="_check_return")
     def _apply_return(self, action: ReturnCar) -> None:
         self.returning = None
         self.board.put_back(action.car, self.track.index(action.to))
         self.events.append(CarReturned(action.car, action.to))
         if not self._after_move(action.car):
             self._continue_card()  # the rest of the card, if any; else the turn ends
+
+    # --- the legal actions of each phase ------------------------------------------------
+
+    @legal(Phase.BID)
+    def _legal_bids(self) -> list[Action]:
+        assert self.auction is not None
+        actions: list[Action] = [Pass()] if self.auction.may_pass() else []
+        return actions + [Bid(a) for a in self.auction.bid_range(self.money)]
+
+    @legal(Phase.TAKE_CAR)
+    def _legal_takes(self) -> list[Action]:
+        return [TakeCar(c) for c in self.cars_for_sale()]
+
+    @legal(Phase.PLACE_CAR)
+    def _legal_places(self) -> list[Action]:
+        return [PlaceCar(n) for n in self.free_starting_spaces()]
+
+    @legal(Phase.PLAY_CARD)
+    def _legal_cards(self) -> list[Action]:
+        return [PlayCard(n) for n in self.playable_cards()]
+
+    @legal(Phase.CHOOSE_JOKER)
+    def _legal_jokers(self) -> list[Action]:
+        return [ChooseJoker(c) for c in self.joker_choices()]
+
+    @legal(Phase.SPRINT_OR_BREAKDOWN)
+    def _legal_sprint_or_breakdown(self) -> list[Action]:
+        return [Sprint(), Breakdown()]
+
+    @legal(Phase.MOVE_CAR)
+    def _legal_moves(self) -> list[Action]:
+        assert self.moving is not None
+        return self.moving.actions(self.track)
+
+    @legal(Phase.RETURN_CAR)
+    def _legal_returns(self) -> list[Action]:
+        assert self.returning is not None
+        car, _ = self.returning
+        return [ReturnCar(car, to) for to in self.return_spaces()]
 
     # --- race end, money --------------------------------------------------------------
 
@@ -675,7 +879,7 @@ class Game:
         for car in placements[len(self.board.finished):]:
             self.board.place_last(car)
             self._car_finished(car)
-        payouts = [0] * self.players
+        payouts = [0] * self.player_count
         for place, car in enumerate(placements):
             if car in self.owner:
                 payouts[self.owner[car]] += PRIZES[place]
@@ -776,73 +980,22 @@ class Game:
         return type(self).replay(self.settings, self.track, self.deck, log)
 
     @classmethod
-    def replay(cls, settings: Settings, track: Track, deck: Deck, log: Sequence[Action | str]) -> Game:
-        """Rebuild a game by applying ``log`` (actions or their notation, read with the deck's cars) from the start."""
-        from toprace_pi.rules.variants import new_game
-
-        game = new_game(settings, track, deck)
+    def replay(cls, settings: Settings, track: Track, deck: Deck, log: Sequence[Action | str]) -> Self:
+        """Rebuild a game of this class by applying ``log`` (actions or their notation,
+        read with the deck's cars) from the start. ``settings.variant`` must be this
+        class's (use :func:`~toprace_pi.rules.variants.replay` to pick the class by it)."""
+        game = cls(settings, track, deck)
         for entry in log:
             game.apply(game.parse(entry) if isinstance(entry, str) else entry)
         return game
 
 
-_Method = Callable[[Any, Any], None]
-_RESOLVED: dict[type, dict[Phase, dict[type, tuple[_Method, _Method]]]] = {}
+_NO_HANDLERS: dict[type, tuple[_Handler, _Handler]] = {}
 
 
-def _resolved(cls: type[Game]) -> dict[Phase, dict[type, tuple[_Method, _Method]]]:
-    """``cls.HANDLERS`` with the method names looked up once per class."""
-    table = _RESOLVED.get(cls)
-    if table is None:
-        table = _RESOLVED[cls] = {
-            phase: {kind: (getattr(cls, check), getattr(cls, apply)) for kind, (check, apply) in handlers.items()}
-            for phase, handlers in cls.HANDLERS.items()
-        }
-    return table
+def _no_actions(game: Game) -> list[Action]:
+    """The legal actions of a phase that declares none: a chance node, the game's end."""
+    return []
 
 
-def _legal_bids(game: Game) -> list[Action]:
-    assert game.auction is not None
-    actions: list[Action] = [Pass()] if game.auction.may_pass() else []
-    return actions + [Bid(a) for a in game.auction.bid_range(game.money)]
-
-
-def _legal_moves(game: Game) -> list[Action]:
-    assert game.moving is not None
-    return game.moving.actions(game.track)
-
-
-def _legal_returns(game: Game) -> list[Action]:
-    assert game.returning is not None
-    car, _ = game.returning
-    return [ReturnCar(car, to) for to in game.return_spaces()]
-
-
-Game.LEGAL = {
-    Phase.DEAL: lambda g: [],
-    Phase.BID: _legal_bids,
-    Phase.TAKE_CAR: lambda g: [TakeCar(c) for c in g.cars_for_sale()],
-    Phase.PLACE_CAR: lambda g: [PlaceCar(n) for n in g.free_starting_spaces()],
-    Phase.PLAY_CARD: lambda g: [PlayCard(n) for n in g.playable_cards()],
-    Phase.CHOOSE_JOKER: lambda g: [ChooseJoker(c) for c in g.joker_choices()],
-    Phase.SPRINT_OR_BREAKDOWN: lambda g: [Sprint(), Breakdown()],
-    Phase.MOVE_CAR: _legal_moves,
-    Phase.RETURN_CAR: _legal_returns,
-    Phase.GAME_OVER: lambda g: [],
-}
-
-Game.HANDLERS = {
-    Phase.DEAL: {Deal: ("_check_deal", "_apply_deal")},
-    Phase.BID: {
-        Bid: ("_check_bid", "_apply_bid"),
-        Pass: ("_check_pass", "_apply_pass"),
-        Sold: ("_check_sold", "_apply_sold"),
-    },
-    Phase.TAKE_CAR: {TakeCar: ("_check_take", "_apply_take")},
-    Phase.PLACE_CAR: {PlaceCar: ("_check_place", "_apply_place")},
-    Phase.PLAY_CARD: {PlayCard: ("_check_play", "_apply_play")},
-    Phase.CHOOSE_JOKER: {ChooseJoker: ("_check_joker", "_apply_joker")},
-    Phase.SPRINT_OR_BREAKDOWN: {Sprint: ("_no_check", "_apply_sprint"), Breakdown: ("_no_check", "_apply_breakdown")},
-    Phase.MOVE_CAR: {MoveCar: ("_check_move", "_apply_move")},
-    Phase.RETURN_CAR: {ReturnCar: ("_check_return", "_apply_return")},
-}
+Game._build_tables()

@@ -17,6 +17,7 @@ from typing import Any
 from toprace_pi.core import registry
 from toprace_pi.core.registry import DEFAULT_GAME, game_names
 from toprace_pi.errors import DataError
+from toprace_pi.hardware.buttons import DEFAULT_PINS
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
 from toprace_pi.hardware.strip import StripSettings
@@ -65,7 +66,7 @@ class TableConfig:
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("discard"),)
     hub: HubConfig | None = None
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
-    buttons: Mapping[str, int] = field(default_factory=lambda: {"next": 5, "ok": 6, "undo": 13, "pass": 19})
+    buttons: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_PINS))
     button_kind: str = "gpio"
     hold_time: float = 1.0
     #: ``[keyboard] enabled``: keys at the terminal the table runs in stand in for the buttons and readers.

@@ -18,15 +18,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from toprace_pi.hardware.buttons import TableButtons
+from toprace_pi.hardware.buttons import DEFAULT_PINS, TableButtons
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.strip import SimulatedStrip
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 
-#: The demo's buttons on gpiozero mock pins (any free GPIO numbers would do).
-DEMO_PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
+#: The demo's buttons on gpiozero mock pins: the table's default GPIOs.
+DEMO_PINS = DEFAULT_PINS
 #: A bound on one game's inputs: a table that stops making progress is a bug.
 MAX_INPUTS = 200_000
 #: Seconds between two looks at the devices while a human thinks or the demo is paused.

@@ -60,29 +60,68 @@ Interpretations the rulebook leaves open (decided here):
 from __future__ import annotations
 
 import bisect
-import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.rules.actions import (
     Action,
-    ClaimPitStop,
-    CollectPitStop,
     Deal,
     Pass,
     PlayCard,
-    TakeFromBox,
-    TakeFromDiscard,
+    no_arguments,
+    one_argument,
+    register_notation,
+    whole_number,
 )
+from toprace_pi.rules.cars import CarSet
 from toprace_pi.rules.events import PitStopClaimed, PitStopCollected, PitStopTaken
-from toprace_pi.rules.game import Game, Phase
+from toprace_pi.rules.game import Game, Phase, handles, legal
+from toprace_pi.rules.hands import KnownCards
 from toprace_pi.rules.variants.tips import TipsGame
 
 #: Cards per player and cards in the box, by number of players (Pit Stop table).
 DEAL = {2: (21, 6), 3: (14, 6), 4: (10, 8), 5: (8, 8), 6: (7, 6)}
 #: Pit stop cards each player has at the start of a race.
 PIT_STOPS = 3
+#: The others are asked in turn whether they claim the card just played.
+PIT_STOP_CLAIM = Phase("PIT_STOP_CLAIM", "claim the card just played for a pit stop, or pass")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimPitStop(Action):
+    """Pit Stop rule: claim the speed card just played for a pit stop."""
+
+    def __str__(self) -> str:
+        return "claim"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeFromBox(Action):
+    """Pit Stop rule: at the start of one's turn, take this card from the box."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"pit box {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class TakeFromDiscard(Action):
+    """Pit Stop rule: at the start of one's turn, take the top card of the discard pile."""
+
+    def __str__(self) -> str:
+        return "pit discard"
+
+
+@dataclass(frozen=True, slots=True)
+class CollectPitStop(Action):
+    """Pit Stop rule: take this claimed card from one's pit stop card into the hand."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"collect {self.number}"
 
 
 class PitStopGame(Game):
@@ -95,6 +134,7 @@ class PitStopGame(Game):
     :class:`~toprace_pi.rules.variants.pitstop_stocks.PitStopStocksGame`). The
     turn order comes from the base game's ``turn_order`` hook."""
 
+    VARIANT = "pitstop"
     #: May a player who still holds speed cards pass? (Tips: yes.)
     PASS_WITH_CARDS = False
 
@@ -104,11 +144,11 @@ class PitStopGame(Game):
         #: Bottom to top; the card being played lies on top.
         self.discard: list[int] = []
         #: Pit stop cards in front of each seat, free or with a claimed card on them.
-        self.pit_stops = [PIT_STOPS] * self.players
+        self.pit_stops = [PIT_STOPS] * self.player_count
         #: Claimed cards lying on each seat's pit stop cards, in the order claimed.
-        self.pit_waiting: list[list[int]] = [[] for _ in range(self.players)]
+        self.pit_waiting: list[list[int]] = [[] for _ in range(self.player_count)]
         #: Hidden deal only: cards known to be in a hand because a pit stop put them there.
-        self.known_hands: list[set[int]] = [set() for _ in range(self.players)]
+        self.known = KnownCards(self.player_count)
         self.claimants: list[int] = []
         self.passed: set[int] = set()
         self._resolved = False
@@ -116,23 +156,15 @@ class PitStopGame(Game):
     # --- dealing -----------------------------------------------------------------
 
     def cards_per_player(self) -> int:
-        return DEAL[self.players][0]
+        return DEAL[self.player_count][0]
 
     def box_size(self) -> int:
-        return DEAL[self.players][1]
-
-    def deal(self, rng: random.Random) -> Deal:
-        cards = list(self.deck.numbers)
-        rng.shuffle(cards)
-        k, n = self.cards_per_player(), self.box_size()
-        dealt = self.players * k
-        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.players))
-        return Deal(hands, tuple(sorted(cards[dealt + n:])), tuple(sorted(cards[dealt:dealt + n])))
+        return DEAL[self.player_count][1]
 
     def _check_deal(self, action: Deal) -> None:
         n = self.box_size()
         if len(action.box) != n:
-            raise IllegalActionError(f"with pit stops and {self.players} players the box holds {n} speed cards")
+            raise IllegalActionError(f"with pit stops and {self.player_count} players the box holds {n} speed cards")
         # The base check of the hands, with the box counted among the cards not dealt.
         super()._check_deal(replace(action, box=(), left_out=action.left_out + action.box))
         if action.hands is None:
@@ -178,13 +210,14 @@ class PitStopGame(Game):
         if self.hand_size[seat] == 0:
             return []
         if not self._unknown_left(seat):
-            return sorted(self.known_hands[seat])
+            return sorted(self.known.of(seat))
         return [n for n in self.deck.numbers if self._where(n, seat) is None]
 
     def _unknown_left(self, seat: int) -> int:
         """Hidden deal: how many of the seat's cards are not known from pit stops."""
-        return self.hand_size[seat] - len(self.known_hands[seat])
+        return self.known.unknown(seat, self.hand_size[seat])
 
+    @legal(Phase.PLAY_CARD)
     def turn_actions(self) -> list[Action]:
         """Legal at the start of a turn: collect a claimed card, or play a card (or
         pass), or make a pit stop from the box or the discard pile."""
@@ -208,10 +241,10 @@ class PitStopGame(Game):
             return "is on the discard pile"
         if number in self.box:
             return "is in the box"
-        for other in range(self.players):
+        for other in range(self.player_count):
             if number in self.pit_waiting[other]:
                 return f"lies on {self.names[other]}'s pit stop card"
-            if other != seat and number in self.known_hands[other]:
+            if other != seat and self.known.holds(other, number):
                 return f"is in {self.names[other]}'s hand"
         return None
 
@@ -237,14 +270,14 @@ class PitStopGame(Game):
         where = self._where(number, seat)
         if where is not None:
             raise IllegalActionError(f"{name} cannot play speed card {card}: it {where}")
-        if number not in self.known_hands[seat] and not self._unknown_left(seat):
-            known = ", ".join(str(self.deck[n]) for n in sorted(self.known_hands[seat]))
+        if not self.known.holds(seat, number) and not self._unknown_left(seat):
+            known = ", ".join(str(self.deck[n]) for n in sorted(self.known.of(seat)))
             raise IllegalActionError(f"{name} holds only the cards taken at pit stops: {known}")
 
     def _apply_play(self, action: PlayCard) -> None:
         self.passed.clear()
         self._resolved = False
-        self.known_hands[self.turn].discard(action.number)
+        self.known.played(self.turn, action.number)
         self.discard.append(action.number)  # before the card is worked through: it may end the turn
         super()._apply_play(action)
 
@@ -258,7 +291,7 @@ class PitStopGame(Game):
             seat for seat in self.seats_after(self.turn) if self.free_pit_stops(seat) and self.takes_part(seat)
         ]
         if self.claimants:
-            self.phase, self.to_move = Phase.PIT_STOP_CLAIM, self.claimants[0]
+            self.phase, self.to_move = PIT_STOP_CLAIM, self.claimants[0]
             return
         super()._card_done()
 
@@ -276,6 +309,11 @@ class PitStopGame(Game):
         """The card up for claims: the top of the discard pile."""
         return self.discard[-1]
 
+    @legal(PIT_STOP_CLAIM)
+    def _legal_claims(self) -> list[Action]:
+        return [ClaimPitStop(), Pass()]
+
+    @handles(PIT_STOP_CLAIM, ClaimPitStop)
     def _apply_claim(self, action: ClaimPitStop) -> None:
         seat, number = self.seat, self.discard.pop()
         self.pit_waiting[seat].append(number)
@@ -283,6 +321,7 @@ class PitStopGame(Game):
         self.claimants = []
         super()._card_done()
 
+    @handles(PIT_STOP_CLAIM, Pass)
     def _apply_claim_pass(self, action: Pass) -> None:
         self.claimants.pop(0)
         if self.claimants:
@@ -301,6 +340,7 @@ class PitStopGame(Game):
             cards = ", ".join(str(self.deck[n]) for n in waiting)
             raise IllegalActionError(f"{name} may collect {cards}, not #{action.number}")
 
+    @handles(Phase.PLAY_CARD, CollectPitStop, check="_check_collect")
     def _apply_collect(self, action: CollectPitStop) -> None:
         seat = self.turn
         self.pit_waiting[seat].remove(action.number)
@@ -320,6 +360,7 @@ class PitStopGame(Game):
             card = f"#{action.number}" if action.number not in self.deck else str(self.deck[action.number])
             raise IllegalActionError(f"speed card {card} is not in the box")
 
+    @handles(Phase.PLAY_CARD, TakeFromBox, check="_check_from_box")
     def _apply_from_box(self, action: TakeFromBox) -> None:
         self.box.remove(action.number)
         self.events.append(PitStopTaken(self.turn, str(self.deck[action.number]), "box"))
@@ -330,6 +371,7 @@ class PitStopGame(Game):
         if not self.discard:
             raise IllegalActionError("the discard pile is empty")
 
+    @handles(Phase.PLAY_CARD, TakeFromDiscard, check="_check_from_discard")
     def _apply_from_discard(self, action: TakeFromDiscard) -> None:
         number = self.discard.pop()
         self.events.append(PitStopTaken(self.turn, str(self.deck[number]), "discard pile"))
@@ -342,7 +384,7 @@ class PitStopGame(Game):
         if self.hands is not None:
             bisect.insort(self.hands[seat], number)
         else:
-            self.known_hands[seat].add(number)
+            self.known.add(seat, number)
         self.passed.clear()
         self._end_turn()
 
@@ -356,9 +398,10 @@ class PitStopGame(Game):
         if self.hand_size[seat] and not self.PASS_WITH_CARDS:
             raise IllegalActionError(f"{name} still holds speed cards and must play one (or make a pit stop)")
 
+    @handles(Phase.PLAY_CARD, Pass, check="_check_pass_turn")
     def _apply_pass_turn(self, action: Pass) -> None:
         self.passed.add(self.turn)
-        if all(seat in self.passed for seat in range(self.players) if self.takes_part(seat)):
+        if all(seat in self.passed for seat in range(self.player_count) if self.takes_part(seat)):
             self._end_race("every player has passed once in turn")
         else:
             self._end_turn()
@@ -384,43 +427,19 @@ class PitStopTipsGame(PitStopGame, TipsGame):
     players have passed once in turn.
     """
 
+    VARIANT = "pitstop+tips"
     PASS_WITH_CARDS = True
 
 
-def _legal_turn(game: Game) -> list[Action]:
-    assert isinstance(game, PitStopGame)
-    return game.turn_actions()
+def _pit(args: list[str], cars: CarSet) -> Action:
+    """``pit box N`` or ``pit discard``."""
+    if len(args) == 2 and args[0] == "box":
+        return TakeFromBox(int(args[1]))
+    if args == ["discard"]:
+        return TakeFromDiscard()
+    raise ValueError("expected 'pit box CARD' or 'pit discard'")
 
 
-_TURN_HANDLERS: dict[type, tuple[str, str]] = {
-    PlayCard: ("_check_play", "_apply_play"),
-    Pass: ("_check_pass_turn", "_apply_pass_turn"),
-    CollectPitStop: ("_check_collect", "_apply_collect"),
-    TakeFromBox: ("_check_from_box", "_apply_from_box"),
-    TakeFromDiscard: ("_check_from_discard", "_apply_from_discard"),
-}
-_CLAIM_HANDLERS: dict[type, tuple[str, str]] = {
-    ClaimPitStop: ("_no_check", "_apply_claim"),
-    Pass: ("_no_check", "_apply_claim_pass"),
-}
-
-PitStopGame.LEGAL = {
-    **Game.LEGAL,
-    Phase.PLAY_CARD: _legal_turn,
-    Phase.PIT_STOP_CLAIM: lambda g: [ClaimPitStop(), Pass()],
-}
-PitStopGame.HANDLERS = {
-    **Game.HANDLERS,
-    Phase.PLAY_CARD: {**Game.HANDLERS[Phase.PLAY_CARD], **_TURN_HANDLERS},
-    Phase.PIT_STOP_CLAIM: _CLAIM_HANDLERS,
-}
-PitStopTipsGame.LEGAL = {
-    **TipsGame.LEGAL,
-    Phase.PLAY_CARD: _legal_turn,
-    Phase.PIT_STOP_CLAIM: PitStopGame.LEGAL[Phase.PIT_STOP_CLAIM],
-}
-PitStopTipsGame.HANDLERS = {
-    **TipsGame.HANDLERS,
-    Phase.PLAY_CARD: {**TipsGame.HANDLERS[Phase.PLAY_CARD], **_TURN_HANDLERS},
-    Phase.PIT_STOP_CLAIM: _CLAIM_HANDLERS,
-}
+register_notation("claim", no_arguments(ClaimPitStop))
+register_notation("pit", _pit)
+register_notation("collect", one_argument(CollectPitStop, whole_number))

@@ -61,10 +61,6 @@ Interpretations (the rulebook leaves these open; decided here):
 
 from __future__ import annotations
 
-import random
-
-from toprace_pi.rules.actions import Deal
-from toprace_pi.rules.game import Phase
 from toprace_pi.rules.variants.pitstop import PitStopGame
 from toprace_pi.rules.variants.stocks import PITSTOP_DEAL, StocksGame
 
@@ -73,36 +69,18 @@ class PitStopStocksGame(PitStopGame, StocksGame):
     """Stocks with the Pit Stop rule. The method order is PitStopGame, StocksGame,
     Game: the Pit Stop hooks run first and hand on to the Stocks ones."""
 
+    VARIANT = "pitstop+stocks"
+
     # --- dealing -----------------------------------------------------------------
 
     def cards_per_player(self) -> int:
-        return PITSTOP_DEAL[self.players][0]
+        return PITSTOP_DEAL[self.player_count][0]
 
     def offer_size(self) -> int:
-        return PITSTOP_DEAL[self.players][1]
+        return PITSTOP_DEAL[self.player_count][1]
 
     def box_size(self) -> int:
-        return PITSTOP_DEAL[self.players][2]
-
-    def deal(self, rng: random.Random) -> Deal:
-        """The Sprint/Breakdown cards to the offer row; the rest shuffled to the
-        hands, the rest of the offer row and the box."""
-        fixed = self.sprint_breakdown_cards()
-        cards = [n for n in self.deck.numbers if n not in fixed]
-        rng.shuffle(cards)
-        k, extra, boxed = self.cards_per_player(), self.offer_size() - len(fixed), self.box_size()
-        dealt = self.players * k
-        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.players))
-        offer = tuple(sorted(fixed + cards[dealt:dealt + extra]))
-        box = tuple(sorted(cards[dealt + extra:dealt + extra + boxed]))
-        return Deal(hands, tuple(sorted(cards[dealt + extra + boxed:])), box, offer)
-
-    def _give(self, seat: int, number: int, *, free: bool) -> None:
-        """An offer card goes to a hand; with hidden hands it is known to be there
-        (the Pit Stop rule's record of known cards)."""
-        super()._give(seat, number, free=free)
-        if self.hands is None:
-            self.known_hands[seat].add(number)
+        return PITSTOP_DEAL[self.player_count][2]
 
     # --- taking part ---------------------------------------------------------------
 
@@ -110,16 +88,3 @@ class PitStopStocksGame(PitStopGame, StocksGame):
         """Holding a speed card or a pit stop card: nobody owns a car, everyone
         races to the end."""
         return self.hand_size[seat] > 0 or self.pit_stops[seat] > 0
-
-
-#: The Stocks phases and actions, with the Pit Stop rule's turn and claim window.
-PitStopStocksGame.LEGAL = {
-    **StocksGame.LEGAL,
-    Phase.PLAY_CARD: PitStopGame.LEGAL[Phase.PLAY_CARD],
-    Phase.PIT_STOP_CLAIM: PitStopGame.LEGAL[Phase.PIT_STOP_CLAIM],
-}
-PitStopStocksGame.HANDLERS = {
-    **StocksGame.HANDLERS,
-    Phase.PLAY_CARD: PitStopGame.HANDLERS[Phase.PLAY_CARD],
-    Phase.PIT_STOP_CLAIM: PitStopGame.HANDLERS[Phase.PIT_STOP_CLAIM],
-}

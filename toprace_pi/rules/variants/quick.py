@@ -26,19 +26,37 @@ that edition's deck is ``decks/older-edition.toml``, and any other works too.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules.actions import Action, Reveal, TakeCar
+from toprace_pi.rules.actions import Action, Pass, TakeCar, one_argument, register_notation
 from toprace_pi.rules.auction import AUCTIONS, Auction
 from toprace_pi.rules.cards import MovementCard, SprintBreakdownCard
-from toprace_pi.rules.cars import Car
+from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.events import CarRevealed
-from toprace_pi.rules.game import CHANCE, Game, Phase
+from toprace_pi.rules.game import CHANCE, Game, Phase, handles, legal
 from toprace_pi.rules.variants.tips import TipsGame
+
+#: Chance: the start player turns up the car card of the next auction.
+REVEAL = Phase("REVEAL", "reveal the next car to auction")
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Action):
+    """Chance (quick rules): the car whose card the start player turns up for auction."""
+
+    car: Car
+
+    def __str__(self) -> str:
+        return f"reveal {self.car.id}"
 
 
 class QuickGame(TipsGame):
     """Top Race by the quick rules."""
+
+    VARIANT = "quick"
+    #: Passing is Tips' rule, not the sheet's: a turn is a card, as in the base game.
+    WITHDRAWN = ((Phase.PLAY_CARD, Pass),)
 
     def _begin_race(self) -> None:
         super()._begin_race()
@@ -47,18 +65,18 @@ class QuickGame(TipsGame):
     # --- the auction of cars turned up at random ------------------------------------
 
     def _new_auction(self, opener: int) -> Auction:
-        return Auction(self.players, opener, rotate_openers=True)
+        return Auction(self.player_count, opener, rotate_openers=True)
 
     def _next_auction_step(self) -> None:
         auction = self.auction
         assert auction is not None
         if not auction.done and self.revealed is None:
-            self.phase, self.to_move = Phase.REVEAL, CHANCE
+            self.phase, self.to_move = REVEAL, CHANCE
             return
         super()._next_auction_step()
 
     def chance(self, rng: random.Random) -> Action:
-        if self.phase is Phase.REVEAL:
+        if self.phase is REVEAL:
             return Reveal(rng.choice(self.cars_for_sale()))
         return super().chance(rng)
 
@@ -66,6 +84,7 @@ class QuickGame(TipsGame):
         if action.car in self.owner:
             raise IllegalActionError(f"{action.car} is already sold")
 
+    @handles(REVEAL, Reveal, check="_check_reveal")
     def _apply_reveal(self, action: Reveal) -> None:
         assert self.auction is not None
         self.revealed = action.car
@@ -90,9 +109,14 @@ class QuickGame(TipsGame):
         from the race's first opener. The sheet never makes the first auction's
         winner the start player, as the full rules do."""
         assert self.auction is not None
-        return (self.auction.first_opener + AUCTIONS) % self.players
+        return (self.auction.first_opener + AUCTIONS) % self.player_count
 
     # --- taking part and the end ------------------------------------------------------
+
+    @legal(Phase.PLAY_CARD)
+    def _legal_cards_only(self) -> list[Action]:
+        """No passing (see :attr:`WITHDRAWN`)."""
+        return self._legal_cards()
 
     def takes_part(self, seat: int) -> bool:
         """As in the base game: a player whose cars have all finished moves no more cars."""
@@ -111,7 +135,7 @@ class QuickGame(TipsGame):
         if self.hands is None or not self.board.at:
             return False
         racing = set(self.board.at)
-        for seat in range(self.players):
+        for seat in range(self.player_count):
             if self.takes_part(seat) and any(self._can_move(self.deck[n], racing) for n in self.hands[seat]):
                 return False
         return True
@@ -123,13 +147,4 @@ class QuickGame(TipsGame):
         return card.has_joker or bool(card.cars & racing)
 
 
-def _legal_reveals(game: Game) -> list[Action]:
-    return []  # a chance node: see QuickGame.chance
-
-
-QuickGame.LEGAL = {**Game.LEGAL, Phase.TIP: TipsGame.LEGAL[Phase.TIP], Phase.REVEAL: _legal_reveals}
-QuickGame.HANDLERS = {
-    **Game.HANDLERS,
-    Phase.TIP: TipsGame.HANDLERS[Phase.TIP],
-    Phase.REVEAL: {Reveal: ("_check_reveal", "_apply_reveal")},
-}
+register_notation("reveal", one_argument(Reveal, CarSet.parse))

@@ -83,16 +83,18 @@ from __future__ import annotations
 import bisect
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations_with_replacement
 from typing import Any
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules.actions import Action, Deal, Grid, PlayCard, TakeOffer, Trade
+from toprace_pi.rules.actions import Action, Deal, PlayCard, car_list, one_argument, register_notation, whole_number
 from toprace_pi.rules.auction import Auction
 from toprace_pi.rules.cards import SprintBreakdownCard
 from toprace_pi.rules.cars import EDITION_CARS, Car, CarSet
 from toprace_pi.rules.events import (
     PRIZES,
+    TRADE_SIZE,
     AuctionWon,
     GridSet,
     OfferCardTaken,
@@ -101,7 +103,8 @@ from toprace_pi.rules.events import (
     StocksPaid,
     StocksTraded,
 )
-from toprace_pi.rules.game import CHANCE, Game, Phase
+from toprace_pi.rules.game import CHANCE, Game, Phase, handles, legal
+from toprace_pi.rules.hands import KnownCards
 
 #: Stocks: cards per player and the size of the offer row (the three
 #: Sprint/Breakdown cards included), by number of players.
@@ -112,10 +115,56 @@ PITSTOP_DEAL = {2: (19, 4, 6), 3: (13, 3, 6), 4: (9, 4, 8), 5: (7, 5, 8), 6: (6,
 START_STOCKS = 5
 MAX_STOCKS = 15
 TOTAL_STOCKS = EDITION_CARS * START_STOCKS
-#: Stocks sold, and bought, in each stock round.
-TRADE_SIZE = 2
 #: With two players, the offer auctions end once one player has taken this many cards.
 TWO_PLAYER_CARDS = 2
+
+#: The winner of an offer auction takes a card of the offer row.
+TAKE_OFFER = Phase("TAKE_OFFER", "take a card from the offer row")
+#: Chance: the cars go on the starting spaces in a random order.
+GRID = Phase("GRID", "draw the starting grid")
+#: A stock round: each player in turn sells and buys stocks.
+TRADE = Phase("TRADE", f"sell {TRADE_SIZE} stocks and buy {TRADE_SIZE}")
+
+
+@dataclass(frozen=True, slots=True)
+class TakeOffer(Action):
+    """Stocks variant: the winner of an offer auction takes this card of the offer row."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"pick {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Grid(Action):
+    """Chance (Stocks variant): the starting grid; ``cars[i]`` goes on starting space ``i + 1``."""
+
+    cars: tuple[Car, ...]
+
+    def __str__(self) -> str:
+        return "grid " + ",".join(car.id for car in self.cars)
+
+
+@dataclass(frozen=True, slots=True)
+class Trade(Action):
+    """Stocks variant: in a stock round, the stocks a player sells and buys (two each).
+
+    A car may appear twice, and in both lists. The lists are kept sorted, so
+    ``Trade((RED, BLUE), ...) == Trade((BLUE, RED), ...)``.
+    """
+
+    sell: tuple[Car, ...]
+    buy: tuple[Car, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sell", tuple(sorted(self.sell)))
+        object.__setattr__(self, "buy", tuple(sorted(self.buy)))
+
+    def __str__(self) -> str:
+        sell = ",".join(car.id for car in self.sell)
+        buy = ",".join(car.id for car in self.buy)
+        return f"trade sell {sell} buy {buy}"
 
 
 def trade(holdings: list[int], action: Trade, name: str = "the player") -> list[int]:
@@ -163,19 +212,19 @@ class OfferAuction(Auction):
     the seats in the order they first won, which is the race's turn order.
     """
 
-    def __init__(self, players: int, opener: int, cards: int) -> None:
+    def __init__(self, player_count: int, opener: int, cards: int) -> None:
         self.cards = cards
         self.winners: list[int] = []
-        super().__init__(players, opener)
+        super().__init__(player_count, opener)
 
     @property
-    def cars_left(self) -> int:
-        """Offer cards not yet won (the name is the base auction's)."""
+    def lots_left(self) -> int:
+        """Offer cards not yet won."""
         return self.cards - sum(self.owned)
 
     def may_bid(self, seat: int) -> bool:
         """A winner bids no more; with two players both bid to the end."""
-        return self.players == 2 or self.owned[seat] == 0
+        return self.player_count == 2 or self.owned[seat] == 0
 
     def _begin(self, candidate: int) -> None:
         self.high = 0
@@ -183,14 +232,14 @@ class OfferAuction(Auction):
         self.winner = None
         self.forced = False
         self.opener = self.to_act = candidate
-        self.bidding = [self.may_bid(s) for s in range(self.players)]
+        self.bidding = [self.may_bid(s) for s in range(self.player_count)]
 
     def check_sale(self, seat: int, price: int, money: Sequence[int], name: str) -> None:
-        if 0 <= seat < self.players and not self.may_bid(seat):
+        if 0 <= seat < self.player_count and not self.may_bid(seat):
             raise IllegalActionError(f"{name} has already won an offer card and bids no more")
         super().check_sale(seat, price, money, name)
 
-    def car_won(self) -> None:
+    def lot_taken(self) -> None:
         """The winner has taken an offer card: record it and open the next auction, if any."""
         winner = self._record_win()
         if winner not in self.winners:
@@ -202,16 +251,16 @@ class OfferAuction(Auction):
         """The player to the left of the latest winner once the winners sit in
         order after the starting player: the first without a win clockwise
         from the starting player (two players: the other one)."""
-        if self.players == 2:
+        if self.player_count == 2:
             return 1 - winner
         assert self.first_winner is not None
         return next(s for s in self._clockwise(self.first_winner) if self.owned[s] == 0)
 
     @property
     def done(self) -> bool:
-        if self.players == 2:
+        if self.player_count == 2:
             return max(self.owned) >= TWO_PLAYER_CARDS
-        return len(self.winners) == self.players - 1
+        return len(self.winners) == self.player_count - 1
 
     def seating(self) -> list[int]:
         """The turn order for the race: the winners in order, then the others clockwise."""
@@ -220,47 +269,39 @@ class OfferAuction(Auction):
 
     def receiver(self) -> int:
         """The player who gets the cards left over for free."""
-        return min(range(self.players), key=lambda s: (self.owned[s], s))
+        return min(range(self.player_count), key=lambda s: (self.owned[s], s))
 
 
 class StocksGame(Game):
     """Top Race with Variant B."""
 
+    VARIANT = "stocks"
+
     def _begin_race(self) -> None:
         super()._begin_race()
         #: Per seat, stocks held per car (indexed by the car).
-        self.stocks: list[list[int]] = [[START_STOCKS] * len(self.cars) for _ in range(self.players)]
+        self.stocks: list[list[int]] = [[START_STOCKS] * len(self.cars) for _ in range(self.player_count)]
         #: The cards still in the offer row.
         self.offer: list[int] = []
-        #: The offer cards each seat took (known to be in that hand, even when hands are hidden).
-        self.taken: list[list[int]] = [[] for _ in range(self.players)]
+        #: Hidden hands: the offer cards each seat took and has not played yet.
+        self.known = KnownCards(self.player_count)
         self.left_out: tuple[int, ...] = ()
         #: The race's turn order, the starting player first (see :meth:`turn_order`).
-        self.order: list[int] = list(range(self.players))
+        self.order: list[int] = list(range(self.player_count))
         self.stock_rounds = 0
         self._trading: list[int] = []
 
     # --- dealing ---------------------------------------------------------------
 
     def cards_per_player(self) -> int:
-        return DEAL[self.players][0]
+        return DEAL[self.player_count][0]
 
     def offer_size(self) -> int:
-        return DEAL[self.players][1]
+        return DEAL[self.player_count][1]
 
-    def sprint_breakdown_cards(self) -> list[int]:
+    def offer_fixed(self) -> list[int]:
+        """The Sprint/Breakdown cards: they always lie in the offer row."""
         return [card.number for card in self.deck.cards if isinstance(card, SprintBreakdownCard)]
-
-    def deal(self, rng: random.Random) -> Deal:
-        """The Sprint/Breakdown cards to the offer row, the rest shuffled and dealt."""
-        fixed = self.sprint_breakdown_cards()
-        cards = [n for n in self.deck.numbers if n not in fixed]
-        rng.shuffle(cards)
-        k, extra = self.cards_per_player(), self.offer_size() - len(fixed)
-        dealt = self.players * k
-        hands = tuple(tuple(sorted(cards[i * k:(i + 1) * k])) for i in range(self.players))
-        offer = tuple(sorted(fixed + cards[dealt:dealt + extra]))
-        return Deal(hands, tuple(sorted(cards[dealt + extra:])), offer=offer)
 
     def _check_deal(self, action: Deal) -> None:
         if action.hands is None and not action.offer:
@@ -271,7 +312,7 @@ class StocksGame(Game):
             raise IllegalActionError(f"there is no speed card #{unknown[0]} in this deck")
         if len(set(action.offer)) != len(action.offer) or set(action.offer) & set(action.left_out):
             raise IllegalActionError("a deal must lay out every card of the offer row once")
-        missing = [n for n in self.sprint_breakdown_cards() if n not in action.offer]
+        missing = [n for n in self.offer_fixed() if n not in action.offer]
         if missing:
             raise IllegalActionError(f"the Sprint/Breakdown cards always lie in the offer row; "
                                      f"{self.deck[missing[0]]} is missing")
@@ -284,31 +325,33 @@ class StocksGame(Game):
     # --- the offer auctions ----------------------------------------------------
 
     def _new_auction(self, opener: int) -> Auction:
-        return OfferAuction(self.players, opener, self.offer_size())
+        return OfferAuction(self.player_count, opener, self.offer_size())
 
     def _auction_won(self) -> None:
         auction = self.auction
         assert auction is not None and auction.winner is not None
         self._pay_bank(auction.winner, auction.high)
         self.events.append(AuctionWon(auction.winner, auction.high, False))
-        self.phase, self.to_move = Phase.TAKE_OFFER, auction.winner
+        self.phase, self.to_move = TAKE_OFFER, auction.winner
 
     def _check_take_offer(self, action: TakeOffer) -> None:
         if action.number not in self.offer:
             row = ", ".join(f"#{n}" for n in self.offer)
             raise IllegalActionError(f"speed card #{action.number} is not in the offer row ({row})")
 
+    @handles(TAKE_OFFER, TakeOffer, check="_check_take_offer")
     def _apply_take_offer(self, action: TakeOffer) -> None:
         assert self.auction is not None
         self._give(self.seat, action.number, free=False)
-        self.auction.car_won()
+        self.auction.lot_taken()
         self._next_auction_step()
 
     def _give(self, seat: int, number: int, *, free: bool) -> None:
         self.offer.remove(number)
-        self.taken[seat].append(number)
         if self.hands is not None:
             bisect.insort(self.hands[seat], number)
+        else:
+            self.known.add(seat, number)
         self.hand_size[seat] += 1
         self.events.append(OfferCardTaken(seat, str(self.deck[number]), free))
 
@@ -323,12 +366,12 @@ class StocksGame(Game):
         self.order = auction.seating()
         self.starter = self.turn = self.order[0]
         self.events.append(SeatingOrder(tuple(self.order)))
-        self.phase, self.to_move = Phase.GRID, CHANCE
+        self.phase, self.to_move = GRID, CHANCE
 
     # --- the starting grid -------------------------------------------------------
 
     def chance(self, rng: random.Random) -> Action:
-        if self.phase is Phase.GRID:
+        if self.phase is GRID:
             return self.grid(rng)
         return super().chance(rng)
 
@@ -342,6 +385,7 @@ class StocksGame(Game):
         if sorted(action.cars) != sorted(self.cars):
             raise IllegalActionError(f"the starting grid puts each of the {len(self.cars)} cars on one starting space")
 
+    @handles(GRID, Grid, check="_check_grid")
     def _apply_grid(self, action: Grid) -> None:
         for start, car in enumerate(action.cars, 1):
             self.board.place(car, self.track.starting_spaces[start])
@@ -366,18 +410,18 @@ class StocksGame(Game):
         self.stock_rounds += 1
         self.events.append(StockRound(self.stock_rounds))
         self._trading = list(self.order)
-        self.phase, self.to_move = Phase.TRADE, self._trading[0]
+        self.phase, self.to_move = TRADE, self._trading[0]
         return True
 
     def _stock_round_due(self) -> bool:
         """Until the first car finishes, and while the race goes on."""
-        return not self.board.finished and any(self.takes_part(s) for s in range(self.players))
+        return not self.board.finished and any(self.takes_part(s) for s in range(self.player_count))
 
     def playable_cards(self) -> list[int]:
         cards = super().playable_cards()
         if self.hands is not None:
             return cards
-        known = self._known_in_hand(self.turn)
+        known = self.known.of(self.turn)
         if self.hand_size[self.turn] <= len(known):
             return known
         elsewhere = self._not_in_hand(self.turn)
@@ -390,25 +434,25 @@ class StocksGame(Game):
         name, card = self.names[self.turn], self.deck[action.number]
         if action.number in self._not_in_hand(self.turn):
             raise IllegalActionError(f"{name} does not hold speed card {card}")
-        known = self._known_in_hand(self.turn)
+        known = self.known.of(self.turn)
         if action.number not in known and self.hand_size[self.turn] <= len(known):
             taken = ", ".join(f"#{n}" for n in known)
             raise IllegalActionError(f"{name}'s last cards are those taken from the offer row ({taken}), not {card}")
 
-    def _known_in_hand(self, seat: int) -> list[int]:
-        """Hidden hands: the offer cards ``seat`` took and has not played yet."""
-        return [n for n in self.taken[seat] if n not in self.played]
+    def _apply_play(self, action: PlayCard) -> None:
+        self.known.played(self.turn, action.number)
+        super()._apply_play(action)
 
     def _not_in_hand(self, seat: int) -> set[int]:
         """Hidden hands: cards known not to be in ``seat``'s hand."""
-        others = {n for s, taken in enumerate(self.taken) if s != seat for n in taken}
-        return others | set(self.offer) | set(self.left_out)
+        return self.known.elsewhere(seat) | set(self.offer) | set(self.left_out)
 
     # --- stock rounds ----------------------------------------------------------------
 
     def _check_trade(self, action: Trade) -> None:
         trade(self.stocks[self.seat], action, self.current_name)
 
+    @handles(TRADE, Trade, check="_check_trade")
     def _apply_trade(self, action: Trade) -> None:
         seat = self._trading.pop(0)
         self.stocks[seat] = trade(self.stocks[seat], action, self.names[seat])
@@ -421,9 +465,13 @@ class StocksGame(Game):
     def trade_choices(self) -> list[Trade]:
         return possible_trades(self.stocks[self.seat], self.cars)
 
-    def holdings(self, seat: int) -> dict[Car, int]:
-        """``seat``'s stocks per car."""
-        return {car: self.stocks[seat][car] for car in self.cars}
+    @legal(TRADE)
+    def _legal_trades(self) -> list[Action]:
+        return list(self.trade_choices())
+
+    @legal(TAKE_OFFER)
+    def _legal_offer(self) -> list[Action]:
+        return [TakeOffer(n) for n in self.offer]
 
     def backed_cars(self, seat: int) -> frozenset[Car]:
         """The cars ``seat`` holds at least the starting number of stocks of (for bots)."""
@@ -433,7 +481,7 @@ class StocksGame(Game):
 
     def _settle(self, placements: tuple[Car, ...]) -> None:
         """Every stock pays the prize of its car's place."""
-        for seat in range(self.players):
+        for seat in range(self.player_count):
             amount = stock_payout(self.stocks[seat], placements)
             self._pay_player(seat, amount)
             holdings = tuple((car, self.stocks[seat][car]) for car in placements)
@@ -447,7 +495,7 @@ class StocksGame(Game):
         def key(seat: int) -> tuple[int, ...]:
             return (self.money[seat], *(self.stocks[seat][car] for car in placements), self.order.index(seat))
 
-        return sorted(range(self.players), key=key, reverse=True)
+        return sorted(range(self.player_count), key=key, reverse=True)
 
     def winners(self) -> list[int]:
         """The one winner: ties are broken by :meth:`ranking`."""
@@ -471,25 +519,20 @@ class StocksGame(Game):
         return {**super().secrets(seat), "my_stocks": {car.id: self.stocks[seat][car] for car in self.cars}}
 
 
-def _legal_offer(game: Game) -> list[Action]:
-    assert isinstance(game, StocksGame)
-    return [TakeOffer(n) for n in game.offer]
+def _grid(args: list[str], cars: CarSet) -> Grid:
+    """``grid CAR,CAR,...``: the cars on starting spaces 1, 2, ..."""
+    if len(args) != 1:
+        raise ValueError("expected 'grid CAR,CAR,...' (the cars on starting spaces 1 to 6)")
+    return Grid(car_list(args[0], cars))
 
 
-def _legal_trades(game: Game) -> list[Action]:
-    assert isinstance(game, StocksGame)
-    return list(game.trade_choices())
+def _trade(args: list[str], cars: CarSet) -> Trade:
+    """``trade sell CAR,CAR buy CAR,CAR``."""
+    if len(args) != 4 or args[0] != "sell" or args[2] != "buy":
+        raise ValueError("expected 'trade sell CAR,CAR buy CAR,CAR'")
+    return Trade(car_list(args[1], cars), car_list(args[3], cars))
 
 
-StocksGame.LEGAL = {
-    **Game.LEGAL,
-    Phase.TAKE_OFFER: _legal_offer,
-    Phase.GRID: lambda g: [],  # a chance node: see StocksGame.chance
-    Phase.TRADE: _legal_trades,
-}
-StocksGame.HANDLERS = {
-    **Game.HANDLERS,
-    Phase.TAKE_OFFER: {TakeOffer: ("_check_take_offer", "_apply_take_offer")},
-    Phase.GRID: {Grid: ("_check_grid", "_apply_grid")},
-    Phase.TRADE: {Trade: ("_check_trade", "_apply_trade")},
-}
+register_notation("pick", one_argument(TakeOffer, whole_number))
+register_notation("grid", _grid)
+register_notation("trade", _trade)

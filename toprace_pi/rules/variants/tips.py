@@ -21,14 +21,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from toprace_pi.errors import DataError, IllegalActionError
-from toprace_pi.rules.actions import Action, Pass, PlayCard, Tip
+from toprace_pi.rules.actions import Action, Pass, PlayCard, one_argument, register_notation
+from toprace_pi.rules.auction import STEP
 from toprace_pi.rules.cards import Deck
-from toprace_pi.rules.cars import Car
+from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.events import TipRound, TipsSettled
-from toprace_pi.rules.game import Game, Phase, Settings
+from toprace_pi.rules.game import Game, Phase, Settings, handles, legal
 from toprace_pi.rules.track import Track
 
 ROUNDS = ("first", "second", "third")
+#: Every player places a secret tip on a car.
+TIP = Phase("TIP", "place a secret tip")
+
+
+@dataclass(frozen=True, slots=True)
+class Tip(Action):
+    """A secret tip on ``car`` (Tips variant): the seat's next tip marker."""
+
+    car: Car
+
+    def __str__(self) -> str:
+        return f"tip {self.car.id}"
 PLACES = 6
 
 
@@ -57,8 +70,8 @@ class TipTable:
                     or not all(isinstance(v, int) and not isinstance(v, bool) for v in row)):
                 problems.append(f"[tips] {key}: a list of {PLACES} whole amounts, one per place")
                 continue
-            if any(v % 10_000 for v in row):
-                problems.append(f"[tips] {key}: amounts are whole banknotes, multiples of 10,000")
+            if any(v % STEP for v in row):
+                problems.append(f"[tips] {key}: amounts are whole banknotes, multiples of {STEP:,}")
             rows.append(tuple(row))
         if problems:
             raise DataError(source, problems)
@@ -85,6 +98,8 @@ def settle(tips: list[list[Car]], placements: tuple[Car, ...], table: TipTable) 
 class TipsGame(Game):
     """Top Race with Variant A."""
 
+    VARIANT = "tips"
+
     def secrets(self, seat: int) -> dict[str, Any]:
         """The tips a seat has noted are its secret until they are revealed."""
         return {**super().secrets(seat), "my_tips": [car.id for car in self.tips[seat]]}
@@ -95,7 +110,7 @@ class TipsGame(Game):
 
     def _begin_race(self) -> None:
         super()._begin_race()
-        self.tips: list[list[Car]] = [[] for _ in range(self.players)]
+        self.tips: list[list[Car]] = [[] for _ in range(self.player_count)]
         self.rounds_held = 0
         self.passes_in_a_row = 0
         self._tipping: list[int] = []
@@ -107,9 +122,10 @@ class TipsGame(Game):
         """Everyone stays in the race to the end and may pass."""
         return True
 
+    @handles(Phase.PLAY_CARD, Pass)
     def _apply_pass_turn(self, action: Pass) -> None:
         self.passes_in_a_row += 1
-        if self.passes_in_a_row >= self.players:
+        if self.passes_in_a_row >= self.player_count:
             self._end_race("every player has passed once in turn")
         else:
             self._end_turn()
@@ -128,8 +144,8 @@ class TipsGame(Game):
         if not self._line_crossed(self.rounds_held):
             return False
         self.events.append(TipRound(self.rounds_held + 1))
-        self._tipping = [(self.turn + n) % self.players for n in range(self.players)]
-        self.phase, self.to_move = Phase.TIP, self._tipping[0]
+        self._tipping = [(self.turn + n) % self.player_count for n in range(self.player_count)]
+        self.phase, self.to_move = TIP, self._tipping[0]
         return True
 
     def _announce_rounds(self) -> None:
@@ -145,6 +161,7 @@ class TipsGame(Game):
         if action.car not in self.cars:
             raise IllegalActionError(f"{action.car!r} is not a car")
 
+    @handles(TIP, Tip, check="_check_tip")
     def _apply_tip(self, action: Tip) -> None:
         seat = self._tipping.pop(0)
         self.tips[seat].append(action.car)
@@ -165,9 +182,9 @@ class TipsGame(Game):
             self._announce_rounds()
             if self.rounds_held:
                 self._end_reason = reason
-                self._tipping = [s for _ in range(self.rounds_held) for s in range(self.players)]
+                self._tipping = [s for _ in range(self.rounds_held) for s in range(self.player_count)]
                 self._tipping.sort()  # each seat reveals all its tips in turn
-                self.phase, self.to_move = Phase.TIP, self._tipping[0]
+                self.phase, self.to_move = TIP, self._tipping[0]
                 return
         super()._end_race(reason)
 
@@ -185,17 +202,13 @@ class TipsGame(Game):
                 self._pay_bank(seat, -total)
         self.events.append(TipsSettled(tuple(totals), tuple(self.money)))
 
+    @legal(TIP)
     def tip_choices(self) -> list[Action]:
         return [Tip(car) for car in self.cars]
 
+    @legal(Phase.PLAY_CARD)
+    def _legal_cards_or_pass(self) -> list[Action]:
+        return [*self._legal_cards(), Pass()]
 
-def _legal_play(game: Game) -> list[Action]:
-    return [*Game.LEGAL[Phase.PLAY_CARD](game), Pass()]
 
-
-TipsGame.LEGAL = {**Game.LEGAL, Phase.PLAY_CARD: _legal_play, Phase.TIP: lambda g: g.tip_choices()}  # type: ignore[attr-defined]
-TipsGame.HANDLERS = {
-    **Game.HANDLERS,
-    Phase.PLAY_CARD: {**Game.HANDLERS[Phase.PLAY_CARD], Pass: ("_no_check", "_apply_pass_turn")},
-    Phase.TIP: {Tip: ("_check_tip", "_apply_tip")},
-}
+register_notation("tip", one_argument(Tip, CarSet.parse))

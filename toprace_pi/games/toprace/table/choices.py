@@ -22,12 +22,14 @@ from toprace_pi.rules import (
     ReturnCar,
     TakeCar,
 )
-from toprace_pi.rules.actions import CollectPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Tip
+from toprace_pi.rules.variants.pitstop import CollectPitStop, TakeFromBox, TakeFromDiscard
+from toprace_pi.rules.variants.stocks import TAKE_OFFER, TakeOffer
+from toprace_pi.rules.variants.tips import TIP, Tip
 from toprace_pi.table.modes import Choice
 
 #: Phases whose legal actions are offered one by one under the cursor.
 PICKED = (Phase.TAKE_CAR, Phase.PLACE_CAR, Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN,
-          Phase.MOVE_CAR, Phase.RETURN_CAR, Phase.TIP, Phase.TAKE_OFFER)
+          Phase.MOVE_CAR, Phase.RETURN_CAR, TIP, TAKE_OFFER)
 
 
 def choice_for(game: Game) -> Choice | None:

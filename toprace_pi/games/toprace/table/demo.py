@@ -33,11 +33,16 @@ from toprace_pi.render.palette import RGB
 from toprace_pi.render.terminal import MIN_WIDTH, render_track
 from toprace_pi.report import event_line, event_lines, scoreboard
 from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
-from toprace_pi.rules.actions import Bid, ClaimPitStop, TakeFromBox, TakeFromDiscard, TakeOffer, Trade
+from toprace_pi.rules.actions import Bid
+from toprace_pi.rules.auction import STEP as BID_STEP
 from toprace_pi.rules.cars import Car
 from toprace_pi.rules.events import Event as GameEvent
 from toprace_pi.rules.events import TipRound, money
 from toprace_pi.rules.variants import new_game
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
+from toprace_pi.rules.variants.quick import REVEAL
+from toprace_pi.rules.variants.stocks import TakeOffer, Trade
+from toprace_pi.rules.variants.tips import TIP
 from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DemoReaders, DemoStopped, DemoTable, Pace, TagSpot, demo_devices, play_demo
@@ -184,9 +189,9 @@ class DemoPlayers:
             demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in game.cars if c not in entry.cars])))
         elif isinstance(entry, ClaimWindow):
             self._claim(demo, entry)
-        elif game.phase is Phase.TIP:  # the tips each player noted secretly, revealed in order
+        elif game.phase is TIP:  # the tips each player noted secretly, revealed in order
             demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
-        elif game.phase is Phase.REVEAL:  # quick rules: a car card turned up at random
+        elif game.phase is REVEAL:  # quick rules: a car card turned up at random
             demo.lay(demo.cars, car_uid(self.shuffle.choice(game.cars_for_sale())))
         elif game.seat in self.humans:
             self._await_human(demo)
@@ -275,7 +280,7 @@ class DemoPlayers:
         controller = demo.controller
         game = controller.game
         aloud = game.clone()
-        while aloud.phase is Phase.PIT_STOP_CLAIM:
+        while aloud.phase is PIT_STOP_CLAIM:
             seat = aloud.seat
             if seat in self.humans:
                 question = Question(f"pit stop? claim {game.deck[game.discard_pile[-1]]}", [True, False],
@@ -298,7 +303,7 @@ class DemoPlayers:
         for _ in range(sale.bidders.index(winner)):
             demo.press("next")
         demo.press("ok")
-        for _ in range((price - sale.price) // 10_000):
+        for _ in range((price - sale.price) // BID_STEP):
             demo.press("next")
         demo.press("ok")
 

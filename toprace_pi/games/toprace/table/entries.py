@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from toprace_pi.games.toprace.settings import CLAIM_WINDOW
 from toprace_pi.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
-from toprace_pi.rules.actions import ClaimPitStop, Grid, Trade
 from toprace_pi.rules.auction import OPENING_BID, STEP
 from toprace_pi.rules.events import money
+from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop
+from toprace_pi.rules.variants.stocks import GRID, TRADE, Grid, Trade
 from toprace_pi.table.modes import Identity, InputMode, Refusal, Step
 
 
@@ -55,7 +56,7 @@ class SaleEntry(Entry):
     @classmethod
     def for_game(cls, game: Game) -> SaleEntry:
         assert game.auction is not None
-        bidders = [s for s in range(game.players) if game.auction.may_bid(s)]
+        bidders = [s for s in range(game.player_count) if game.auction.may_bid(s)]
         return cls(bidders, game.names, game.auction.number)
 
     @property
@@ -103,8 +104,8 @@ class LayoutEntry(Entry):
 
     @classmethod
     def for_game(cls, game: Game) -> LayoutEntry:
-        box, offer = getattr(game, "box_size", lambda: 0)(), game.offer_size()
-        fixed = tuple(getattr(game, "sprint_breakdown_cards", lambda: [])()) if offer else ()
+        box, offer = game.box_size(), game.offer_size()
+        fixed = tuple(game.offer_fixed())
         return cls(box, offer - len(fixed), fixed)
 
     def automatic(self) -> list[Action] | None:
@@ -242,10 +243,10 @@ def entry_for(game: Game, now: float, *, dealt_by_hand: bool, claim_window: floa
         return SaleEntry.for_game(game)
     if game.phase is Phase.DEAL and dealt_by_hand:
         return LayoutEntry.for_game(game)
-    if game.phase is Phase.GRID:
+    if game.phase is GRID:
         return GridEntry(len(game.cars))
-    if game.phase is Phase.TRADE:
+    if game.phase is TRADE:
         return TradeEntry(game.names[game.seat], game.cars)
-    if game.phase is Phase.PIT_STOP_CLAIM:
+    if game.phase is PIT_STOP_CLAIM:
         return ClaimWindow.for_game(game, now + claim_window)
     return None

@@ -27,6 +27,7 @@ from toprace_pi.hardware.keyboard import BUTTON_KEYS, DEVICE, HELD_UNDO, Keyboar
 from toprace_pi.rules import Action, Phase
 from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.rules.events import money
+from toprace_pi.rules.variants.quick import REVEAL
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DEMO_KEYS
 
@@ -173,7 +174,7 @@ class HumanConsole(Device):
             return None
         game = self.controller.game
         entry = self.controller.entry
-        if game.is_over or (entry is not None and not entry.secret) or game.phase is Phase.REVEAL:
+        if game.is_over or (entry is not None and not entry.secret) or game.phase is REVEAL:
             return None  # the table's chores (auction results, the grid) are the demo's
         return game.seat if game.seat in self.seats else None
 

@@ -25,7 +25,6 @@ from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.tags import TagBook
 from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.rules.actions import Reveal, TakeFromBox, TakeOffer, Tip, Trade
 from toprace_pi.rules.events import (
     AuctionWon,
     BrokeDown,
@@ -48,14 +47,18 @@ from toprace_pi.rules.events import (
     money,
 )
 from toprace_pi.rules.events import Event as GameEvent
+from toprace_pi.rules.variants.pitstop import TakeFromBox
+from toprace_pi.rules.variants.quick import REVEAL, Reveal
+from toprace_pi.rules.variants.stocks import TAKE_OFFER, TakeOffer, Trade
+from toprace_pi.rules.variants.tips import TIP, Tip
 from toprace_pi.table.modes import Choice, Identity, Refusal, Step
 
 PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
 #: Phases in which a car on the card still waits for a decision.
 MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR)
 #: A car token laid in these phases is the action of the phase.
-CAR_ACTIONS: dict[Phase, type] = {Phase.TAKE_CAR: TakeCar, Phase.CHOOSE_JOKER: ChooseJoker, Phase.TIP: Tip,
-                                  Phase.REVEAL: Reveal}
+CAR_ACTIONS: dict[Phase, type] = {Phase.TAKE_CAR: TakeCar, Phase.CHOOSE_JOKER: ChooseJoker, TIP: Tip,
+                                  REVEAL: Reveal}
 #: Events the table reads out as the engine words them.
 SAID = (AuctionWon, BrokeDown, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled, PitStopClaimed,
         PitStopTaken, PitStopCollected, OfferCardTaken, SeatingOrder, GridSet, StockRound, StocksTraded, StocksPaid)
@@ -87,7 +90,7 @@ class TopRaceTable:
         phase = game.phase
         if phase is Phase.PLAY_CARD:
             return [self._card_on_turn(game, number)]
-        if phase is Phase.TAKE_OFFER:
+        if phase is TAKE_OFFER:
             return [TakeOffer(number)]
         prompt = self.prompt(game, choice_for(game))
         if phase in MID_CARD:
@@ -110,7 +113,7 @@ class TopRaceTable:
     def prompt(self, game: Game, choice: Choice | None) -> str:
         if game.is_over:
             return "the game is over"
-        if game.phase is Phase.REVEAL:
+        if game.phase is REVEAL:
             return "turn up the next car card at random and lay its car token on the reader"
         who = game.names[game.seat]
         current = choice.labels[choice.cursor] if choice is not None else ""
@@ -118,7 +121,7 @@ class TopRaceTable:
             may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
             other = f"; or NEXT/OK for {current}" if choice is not None else ""
             return f"{who}: lay a speed card on the discard pile{may_pass}{other}"
-        if game.phase is Phase.TIP:
+        if game.phase is TIP:
             return f"{who}: reveal your next tip with its car token, or NEXT/OK ({current})"
         return f"{who}: {game.phase.value}? {current} (NEXT, OK)"
 
