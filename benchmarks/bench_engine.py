@@ -36,10 +36,10 @@ from pathlib import Path
 # Run from a checkout without installing: put the repository root on the path.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from toprace_pi.data import load_deck, load_track, track_names  # noqa: E402
-from toprace_pi.rules.cards import Deck, MovementCard  # noqa: E402
-from toprace_pi.rules.track import Track  # noqa: E402
-from toprace_pi.simulate import simulate  # noqa: E402
+from toprace_pi.games.toprace.data import load_deck, load_track, track_names  # noqa: E402
+from toprace_pi.games.toprace.rules.cards import Deck, MovementCard  # noqa: E402
+from toprace_pi.games.toprace.rules.track import Track  # noqa: E402
+from toprace_pi.games.toprace.simulate import simulate  # noqa: E402
 
 MOVE_TARGET_US = 50.0
 RACES_TARGET = 500.0

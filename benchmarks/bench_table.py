@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from emulators.hub import HubRig, hub_readers  # noqa: E402
 
-from toprace_pi.data import load_track  # noqa: E402
+from toprace_pi.games.toprace.data import load_track  # noqa: E402
+from toprace_pi.games.toprace.rules import Phase, PlayCard  # noqa: E402
 from toprace_pi.games.toprace.table.demo import DemoPlayers, TopRaceDemo, build_demo_table, card_uid  # noqa: E402
-from toprace_pi.rules import Phase, PlayCard  # noqa: E402
 
 LATENCY_TARGET_MS = 1.0
 MEMORY_TARGET_MB = 60.0

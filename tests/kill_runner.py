@@ -36,16 +36,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from toprace_pi.data import load_deck, load_track  # noqa: E402
+from toprace_pi.games.toprace.data import load_deck, load_track  # noqa: E402
+from toprace_pi.games.toprace.rules import Deal, Game, Settings  # noqa: E402
+from toprace_pi.games.toprace.rules.variants import new_game  # noqa: E402
+from toprace_pi.games.toprace.simulate import player_names  # noqa: E402
 from toprace_pi.games.toprace.table.board import load_profile  # noqa: E402
 from toprace_pi.games.toprace.table.demo import demo_registry  # noqa: E402
 from toprace_pi.games.toprace.table.view import TableView  # noqa: E402
 from toprace_pi.hardware.events import ButtonPressed, Event, TagLaid, TagLifted  # noqa: E402
 from toprace_pi.hardware.sound import SilentSound  # noqa: E402
 from toprace_pi.hardware.strip import SimulatedStrip  # noqa: E402
-from toprace_pi.rules import Deal, Game, Settings  # noqa: E402
-from toprace_pi.rules.variants import new_game  # noqa: E402
-from toprace_pi.simulate import player_names  # noqa: E402
 from toprace_pi.table.controller import TableController  # noqa: E402
 from toprace_pi.table.journal import Journal, Loaded  # noqa: E402
 from toprace_pi.table.run import StripSlot, Table  # noqa: E402

@@ -22,11 +22,11 @@ from typing import Any
 
 from kill_runner import build_table, encode, result_of, settings_for, settings_to_json
 
-from toprace_pi.data import load_deck, load_track
+from toprace_pi.games.toprace.data import load_deck, load_track
+from toprace_pi.games.toprace.rules import Phase, PlayCard
+from toprace_pi.games.toprace.rules.variants import new_game
 from toprace_pi.games.toprace.table.demo import DemoPlayers, TopRaceDemo, build_demo_table, card_uid
 from toprace_pi.hardware.events import ButtonPressed, Event
-from toprace_pi.rules import Phase, PlayCard
-from toprace_pi.rules.variants import new_game
 
 RUNNER = Path(__file__).with_name("kill_runner.py")
 #: A tag no box holds.

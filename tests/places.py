@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
-from toprace_pi.rules.track import FINISH, LEFT, Space, Track
+from toprace_pi.games.toprace.rules.track import FINISH, LEFT, Space, Track
 
 #: Scenarios keep clear of the starting grid, where the spare cars are parked: one
 #: move of a parked car (10 points at most, over spaces up to 1.6 long) stays behind this.

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toprace_pi.data import load_deck
+from toprace_pi.games.toprace.data import load_deck
+from toprace_pi.games.toprace.rules import Bid, Car, Deal, Deck, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
+from toprace_pi.games.toprace.rules.cards import CARDS_PER_PLAYER
+from toprace_pi.games.toprace.rules.events import CardPlayed, JokerChosen
+from toprace_pi.games.toprace.rules.variants import new_game as new_variant_game
+from toprace_pi.games.toprace.rules.variants.quick import REVEAL, Reveal
 from toprace_pi.games.toprace.table.tags import Identity, TopRaceVocabulary, tag_book
 from toprace_pi.hardware.tags import Enrolment, TagRegistry
-from toprace_pi.rules import Bid, Car, Deal, Deck, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
-from toprace_pi.rules.cards import CARDS_PER_PLAYER
-from toprace_pi.rules.events import CardPlayed, JokerChosen
-from toprace_pi.rules.variants import new_game as new_variant_game
-from toprace_pi.rules.variants.quick import REVEAL, Reveal
 
 NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
 DECK = load_deck()

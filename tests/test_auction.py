@@ -7,8 +7,8 @@ from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW, deal_with, 
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules import Bid, Car, Pass, Phase, PlaceCar, TakeCar, parse_action
-from toprace_pi.rules.events import AuctionWon
+from toprace_pi.games.toprace.rules import Bid, Car, Pass, Phase, PlaceCar, TakeCar, parse_action
+from toprace_pi.games.toprace.rules.events import AuctionWon
 
 TRACK = straight(30)
 
@@ -134,7 +134,7 @@ def test_six_auctions_even_with_two_players_and_the_first_winner_starts():
 
 def test_an_auction_held_aloud_is_entered_as_one_sale():
     """At the real table bids are spoken; the controller enters only who won and the price."""
-    from toprace_pi.rules import Sold
+    from toprace_pi.games.toprace.rules import Sold
 
     game = dealt(3)
     bank = game.bank
@@ -151,7 +151,7 @@ def test_an_auction_held_aloud_is_entered_as_one_sale():
     ((7, 10_000), "no seat 7"),
 ])
 def test_an_impossible_sale_is_refused(sale, message):
-    from toprace_pi.rules import Sold
+    from toprace_pi.games.toprace.rules import Sold
 
     game = dealt(3)
     with pytest.raises(IllegalActionError, match=message):
@@ -160,7 +160,7 @@ def test_an_impossible_sale_is_refused(sale, message):
 
 
 def test_a_sale_to_a_player_who_may_no_longer_bid_is_refused():
-    from toprace_pi.rules import Sold
+    from toprace_pi.games.toprace.rules import Sold
 
     game = dealt(4)
     for car in (RED, BLUE, YELLOW):

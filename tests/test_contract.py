@@ -16,20 +16,20 @@ from scenarios import DECK, NAMES
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
+from toprace_pi.games.toprace.rules.actions import Action, Bid, Pass, one_argument, register_notation, whole_number
+from toprace_pi.games.toprace.rules.board import Board
+from toprace_pi.games.toprace.rules.game import Game, Phase, Settings, handles, legal
+from toprace_pi.games.toprace.rules.variants import VARIANTS, replay_game
+from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, PitStopGame, PitStopTipsGame
+from toprace_pi.games.toprace.rules.variants.pitstop_stocks import PitStopStocksGame
+from toprace_pi.games.toprace.rules.variants.stocks import TRADE, StocksGame
+from toprace_pi.games.toprace.rules.variants.tips import TIP, TipsGame
 from toprace_pi.games.toprace.settings import CLAIM_WINDOW
 from toprace_pi.hardware.buttons import DEFAULT_PINS
-from toprace_pi.rules.actions import Action, Bid, Pass, one_argument, register_notation, whole_number
-from toprace_pi.rules.board import Board
-from toprace_pi.rules.game import Game, Phase, Settings, handles, legal
-from toprace_pi.rules.variants import VARIANTS, replay_game
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, PitStopGame, PitStopTipsGame
-from toprace_pi.rules.variants.pitstop_stocks import PitStopStocksGame
-from toprace_pi.rules.variants.stocks import TRADE, StocksGame
-from toprace_pi.rules.variants.tips import TIP, TipsGame
 from toprace_pi.table.config import TableConfig
 from toprace_pi.table.modes import Choice
 
-VARIANTS_DIR = Path(__file__).resolve().parent.parent / "toprace_pi" / "rules" / "variants"
+VARIANTS_DIR = Path(__file__).resolve().parent.parent / "toprace_pi" / "games" / "toprace" / "rules" / "variants"
 TRACK = straight(20)
 
 

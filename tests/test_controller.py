@@ -9,8 +9,8 @@ import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from tracks import straight
 
+from toprace_pi.games.toprace.rules import Car, Deal, Game, MoveCar, Phase, PlayCard, Settings, Sold
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
-from toprace_pi.rules import Car, Deal, Game, MoveCar, Phase, PlayCard, Settings, Sold
 from toprace_pi.table.controller import TableController
 
 TRACK = straight(40)

@@ -10,16 +10,16 @@ import random
 import pytest
 from scenarios import CARS
 
-from toprace_pi.bots import make_bot
 from toprace_pi.core import registry
 from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, nth_combination
-from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.bots import make_bot
+from toprace_pi.games.toprace.data import load_deck, load_track
+from toprace_pi.games.toprace.rules import CHANCE as CHANCE_SEAT
+from toprace_pi.games.toprace.rules import Game, Settings
+from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.hardware.events import ButtonPressed
 from toprace_pi.hardware.sound import SilentSound
-from toprace_pi.rules import CHANCE as CHANCE_SEAT
-from toprace_pi.rules import Game, Settings
-from toprace_pi.rules.variants import new_game, variant_names
 from toprace_pi.table.controller import UNDO_DEPTH, TableController
 
 VARIANTS = variant_names()

@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 
 from toprace_pi.cli import main
-from toprace_pi.data import load_track
+from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.table.board import calibration_target, load_profile, profile_beside
 from toprace_pi.table.config import parse_config
 from toprace_pi.table.journal import load
 from toprace_pi.table.live import open_game
 from toprace_pi.table.tools import calibrate_board
 
-SHIPPED = Path(__file__).resolve().parent.parent / "toprace_pi" / "data" / "tracks" / "lake-lane.toml"
+SHIPPED = (Path(__file__).resolve().parent.parent / "toprace_pi" / "games" / "toprace" / "data" / "tracks"
+           / "lake-lane.toml")
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ import pytest
 from scenarios import RED
 from tracks import straight_dict
 
-from toprace_pi.data import deck_names, load_deck, load_track, track_names
 from toprace_pi.errors import DataError
-from toprace_pi.rules import MovementCard, SprintBreakdownCard, Track
-from toprace_pi.rules.cards import CARDS_PER_PLAYER
-from toprace_pi.rules.track import FINISH
+from toprace_pi.games.toprace.data import deck_names, load_deck, load_track, track_names
+from toprace_pi.games.toprace.rules import MovementCard, SprintBreakdownCard, Track
+from toprace_pi.games.toprace.rules.cards import CARDS_PER_PLAYER
+from toprace_pi.games.toprace.rules.track import FINISH
 
 RULEBOOK_TRACKS = {"speed-street": "Speed Street", "lake-lane": "Lake Lane",
                    "desert-drive": "Desert Drive", "turbo-town": "Turbo Town"}
@@ -158,7 +158,8 @@ class TestDeck:
         import tomllib
         from importlib import resources
 
-        data = tomllib.loads(resources.files("toprace_pi.data").joinpath("decks/standard.toml").read_text())
+        shipped = resources.files("toprace_pi.games.toprace.data").joinpath("decks/standard.toml")
+        data = tomllib.loads(shipped.read_text())
         broken = copy.deepcopy(data)
         cards = broken["deck"]["cards"]
         cards[0]["moves"] = ["red 7", "blue 1"]
@@ -166,7 +167,7 @@ class TestDeck:
         cards[2]["number"] = 4
         cards[-1]["sprint_breakdown"] = ["blue", "green"]
         with pytest.raises(DataError) as caught:
-            from toprace_pi.rules.cards import Deck
+            from toprace_pi.games.toprace.rules.cards import Deck
             Deck.from_dict(broken, "my-deck.toml")
         text = str(caught.value)
         for expected in ("card 1: 'red 7' is not a colour and a value", "card 2: a car appears twice",
@@ -174,7 +175,7 @@ class TestDeck:
             assert expected in text
 
     def test_an_unfair_deck_is_valid_but_reported(self):
-        from toprace_pi.rules.cards import Deck
+        from toprace_pi.games.toprace.rules.cards import Deck
 
         deck = load_deck()
         cards = list(deck.cards)

@@ -17,14 +17,11 @@ from scenarios import CARS, DECK, OLDER, VOCAB, assert_played_with_its_edition, 
 from tracks import straight
 
 from toprace_pi.cli import main
-from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import DataError, NotationError
-from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, identity_key, unknown_tag
-from toprace_pi.hardware.events import TagLaid
-from toprace_pi.hardware.tags import TagRegistry, parse_record, record_text
-from toprace_pi.render.svg import track_svg
-from toprace_pi.render.terminal import render_track
-from toprace_pi.rules import (
+from toprace_pi.games.toprace.data import load_deck, load_track
+from toprace_pi.games.toprace.render.svg import track_svg
+from toprace_pi.games.toprace.render.terminal import render_track
+from toprace_pi.games.toprace.rules import (
     Breakdown,
     Car,
     ChooseJoker,
@@ -37,15 +34,18 @@ from toprace_pi.rules import (
     Sprint,
     TakeCar,
 )
-from toprace_pi.rules.actions import ReturnCar, parse_action
-from toprace_pi.rules.board import Board
-from toprace_pi.rules.cards import Deck, SprintBreakdownCard
-from toprace_pi.rules.events import BrokeDown
-from toprace_pi.rules.variants import replay_game
-from toprace_pi.rules.variants.quick import Reveal
-from toprace_pi.rules.variants.stocks import Grid, Trade
-from toprace_pi.rules.variants.tips import Tip
-from toprace_pi.simulate import simulate
+from toprace_pi.games.toprace.rules.actions import ReturnCar, parse_action
+from toprace_pi.games.toprace.rules.board import Board
+from toprace_pi.games.toprace.rules.cards import Deck, SprintBreakdownCard
+from toprace_pi.games.toprace.rules.events import BrokeDown
+from toprace_pi.games.toprace.rules.variants import replay_game
+from toprace_pi.games.toprace.rules.variants.quick import Reveal
+from toprace_pi.games.toprace.rules.variants.stocks import Grid, Trade
+from toprace_pi.games.toprace.rules.variants.tips import Tip
+from toprace_pi.games.toprace.simulate import simulate
+from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, identity_key, unknown_tag
+from toprace_pi.hardware.events import TagLaid
+from toprace_pi.hardware.tags import TagRegistry, parse_record, record_text
 from toprace_pi.table.controller import TableController
 
 O_YELLOW, O_PURPLE, LIGHTBLUE, O_RED, WHITE, O_GREEN = OLDER.cars
@@ -99,7 +99,7 @@ def test_cars_of_two_loads_of_a_deck_are_equal_and_of_two_editions_not():
 # --- validation -------------------------------------------------------------------------------------------------
 
 def shipped(name: str) -> str:
-    return resources.files("toprace_pi").joinpath("data", "decks", f"{name}.toml").read_text("utf-8")
+    return resources.files("toprace_pi.games.toprace.data").joinpath("decks", f"{name}.toml").read_text("utf-8")
 
 
 DOC = tomllib.loads(shipped("standard"))

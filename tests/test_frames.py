@@ -10,13 +10,13 @@ from pathlib import Path
 import pytest
 
 from toprace_pi.cli import main
-from toprace_pi.data import load_track
+from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.render.frames import INDEX, MAX_EVENT_LINES, FrameWriter, caption
+from toprace_pi.games.toprace.report import event_lines, json_report, text_report
+from toprace_pi.games.toprace.rules import Game, Phase
+from toprace_pi.games.toprace.rules.track import FINISH, FINISH_ID
 from toprace_pi.games.toprace.table.choices import choice_for
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
-from toprace_pi.render.frames import INDEX, MAX_EVENT_LINES, FrameWriter, caption
-from toprace_pi.report import event_lines, json_report, text_report
-from toprace_pi.rules import Game, Phase
-from toprace_pi.rules.track import FINISH, FINISH_ID
 from toprace_pi.table.journal import applied_steps, load
 
 SVG = "{http://www.w3.org/2000/svg}"

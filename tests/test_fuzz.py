@@ -48,8 +48,15 @@ from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 from scenarios import CARS, OLDER, VOCAB
 
-from toprace_pi.data import load_deck, load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError, NotationError, TopRaceError
+from toprace_pi.games.toprace.data import load_deck, load_tip_table, load_track
+from toprace_pi.games.toprace.rules.actions import Action, Deal, parse_action
+from toprace_pi.games.toprace.rules.cards import DECK_SIZE, VALUES, Deck, MovementCard, SprintBreakdownCard
+from toprace_pi.games.toprace.rules.cars import EDITION_CARS, Car, CarSet
+from toprace_pi.games.toprace.rules.game import CHANCE, Game, Settings
+from toprace_pi.games.toprace.rules.track import FINISH, Track
+from toprace_pi.games.toprace.rules.variants import new_game, replay_game, variant_names
+from toprace_pi.games.toprace.rules.variants.tips import TipTable
 from toprace_pi.games.toprace.table.board import PLACES, TrackBoard, load_profile
 from toprace_pi.hardware import ReaderError, hub_protocol
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
@@ -58,13 +65,6 @@ from toprace_pi.hardware.ndef import decode_record, encode_record
 from toprace_pi.hardware.profile import MAX_SEATS, Profile
 from toprace_pi.hardware.strip import MAX_LEDS, StripSettings
 from toprace_pi.hardware.tags import TagRegistry, parse_record, record_text
-from toprace_pi.rules.actions import Action, Deal, parse_action
-from toprace_pi.rules.cards import DECK_SIZE, VALUES, Deck, MovementCard, SprintBreakdownCard
-from toprace_pi.rules.cars import EDITION_CARS, Car, CarSet
-from toprace_pi.rules.game import CHANCE, Game, Settings
-from toprace_pi.rules.track import FINISH, Track
-from toprace_pi.rules.variants import new_game, replay_game, variant_names
-from toprace_pi.rules.variants.tips import TipTable
 from toprace_pi.table.config import BUSES, READER_KINDS, TableConfig, load_config, parse_config
 from toprace_pi.table.journal import FORMAT as JOURNAL_FORMAT
 from toprace_pi.table.journal import VERSION as JOURNAL_VERSION
@@ -131,7 +131,7 @@ def assert_data_error(error: BaseException, source: str) -> None:
 
 
 def shipped_text(kind: str, name: str) -> str:
-    return resources.files("toprace_pi").joinpath("data", kind, f"{name}.toml").read_text("utf-8")
+    return resources.files("toprace_pi.games.toprace.data").joinpath(kind, f"{name}.toml").read_text("utf-8")
 
 
 TRACK_TEXT = shipped_text("tracks", "speed-street")

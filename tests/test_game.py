@@ -9,9 +9,9 @@ import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, PURPLE, RED, deal_with, new_game
 from tracks import straight
 
-from toprace_pi.data import load_track
 from toprace_pi.errors import IllegalActionError, NotationError, TopRaceError
-from toprace_pi.rules import (
+from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.rules import (
     CHANCE,
     Bid,
     Breakdown,
@@ -29,11 +29,11 @@ from toprace_pi.rules import (
     TakeCar,
     parse_action,
 )
-from toprace_pi.rules import actions as actions_module
-from toprace_pi.rules.events import AuctionWon
-from toprace_pi.rules.game import BANKNOTES_TOTAL
-from toprace_pi.rules.variants import replay_game
-from toprace_pi.simulate import simulate
+from toprace_pi.games.toprace.rules import actions as actions_module
+from toprace_pi.games.toprace.rules.events import AuctionWon
+from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL
+from toprace_pi.games.toprace.rules.variants import replay_game
+from toprace_pi.games.toprace.simulate import simulate
 
 ACTIONS = [
     Deal(((1, 2), (3, 4)), (5,)), Deal(None), Bid(40_000), Pass(), Sold(1, 30_000), TakeCar(GREEN), PlaceCar(3),

@@ -9,7 +9,7 @@ import pytest
 
 from toprace_pi.cli import main
 from toprace_pi.errors import DataError
-from toprace_pi.rules import Settings
+from toprace_pi.games.toprace.rules import Settings
 from toprace_pi.table.config import parse_config
 from toprace_pi.table.journal import Journal, _line, journal_game, load
 

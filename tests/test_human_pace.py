@@ -19,11 +19,11 @@ import time
 
 import pytest
 
-from toprace_pi.data import load_track
+from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.rules import Breakdown, Sprint
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.sound import Announcer
-from toprace_pi.rules import Breakdown, Sprint
 
 #: One input every 1.5 s; the loop ticks every 10 ms, as ``play`` does.
 PACE, TICK = 1.5, 0.01

@@ -17,10 +17,10 @@ from pathlib import Path
 import pyte
 import pytest
 
+from toprace_pi.games.toprace.rules import MoveCar, PlayCard
+from toprace_pi.games.toprace.rules.events import CardPlayed
 from toprace_pi.games.toprace.table.demo import run_demo, seat_names
 from toprace_pi.hardware.keyboard import KEY_UID
-from toprace_pi.rules import MoveCar, PlayCard
-from toprace_pi.rules.events import CardPlayed
 from toprace_pi.table.journal import load
 from toprace_pi.table.screen import DemoScreen
 

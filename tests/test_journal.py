@@ -14,10 +14,10 @@ import pytest
 from test_table import demo as demo_table
 
 from toprace_pi.cli import main
-from toprace_pi.data import load_track
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.rules import Phase, Settings
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
-from toprace_pi.rules import Phase, Settings
 from toprace_pi.table import journal as journal_module
 from toprace_pi.table.config import TableConfig, parse_config
 from toprace_pi.table.journal import FORMAT, VERSION, Journal, load

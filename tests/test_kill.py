@@ -31,13 +31,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from kill_runner import build_table, feed, open_table, rebuild, result_of, settings_from_json
 from kill_script import KillStats, Script, killed_game, record_script, run_once
 
-from toprace_pi.data import load_deck, load_track, track_names
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.data import load_deck, load_track, track_names
+from toprace_pi.games.toprace.rules import Deal, Game, Settings
+from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL, CHANCE
+from toprace_pi.games.toprace.rules.variants import new_game, replay_game, variant_names
+from toprace_pi.games.toprace.simulate import player_names
 from toprace_pi.hardware.events import ButtonPressed
-from toprace_pi.rules import Deal, Game, Settings
-from toprace_pi.rules.game import BANKNOTES_TOTAL, CHANCE
-from toprace_pi.rules.variants import new_game, replay_game, variant_names
-from toprace_pi.simulate import player_names
 from toprace_pi.table import journal as journal_module
 from toprace_pi.table.journal import FORMAT, VERSION, Journal, load
 

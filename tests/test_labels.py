@@ -8,9 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from toprace_pi.cli import main
-from toprace_pi.data import load_deck
+from toprace_pi.games.toprace.data import load_deck
+from toprace_pi.games.toprace.rules.cards import MovementCard
 from toprace_pi.games.toprace.table.labels import LABEL_MM, MARGIN_MM, PAGE_MM, SEATS, deck_labels, labels_svg
-from toprace_pi.rules.cards import MovementCard
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -1,5 +1,12 @@
-"""The package's layers import only downward: cli -> games -> table -> hardware -> data -> rules -> core;
-and the table's layers (hardware, table) know no game: they import neither a game's folder nor the rules.
+"""The package's layers import only downward, and the table knows no game.
+
+* Top level: cli -> games -> table -> hardware -> core. The core (the interface every
+  game implements, the registry) imports no game; the table's layers (hardware,
+  table) import no game either: each game brings its side of the table.
+* Inside a game's folder: its table side and tools -> its bots, pictures and reports
+  -> its data loaders -> its rules engine, which is pure (no hardware, no table, no I/O
+  library).
+* No game imports another.
 
 Read from the source, so that an upward import (the kind that turns into an import cycle later) fails here
 with its file and line, whether it sits at the top of a module or inside a function.
@@ -13,25 +20,13 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "toprace_pi"
-#: Lowest first. Modules outside these folders (cli, simulate, report, bots, render, service, errors) sit
-#: beside the table or below the rules as their imports say; only these seven are held to an order. The core
-#: (the game interface every game implements) is below every game; a game's folder (its side of the table)
-#: is above the table.
-LAYERS = ["core", "rules", "data", "hardware", "table", "games", "cli"]
-#: The layers every game shares, so no game's rules in them.
-GAME_AGNOSTIC = ("hardware", "table")
-#: What belongs to a game: Top Race's rules (until they move into its folder) and the games' folders.
-GAME_MODULES = ("toprace_pi.rules", "toprace_pi.games")
-#: Files of the game-agnostic layers that still import a game, being moved into the game's folder: this list
-#: only shrinks (a file that no longer imports a game must leave it, and no other file may join it).
-STILL_IMPORT_A_GAME: set[str] = set()
-
-
-def layer_of(module: str) -> int | None:
-    parts = module.split(".")
-    if parts[0] != "toprace_pi" or len(parts) < 2:
-        return None
-    return LAYERS.index(parts[1]) if parts[1] in LAYERS else None
+GAMES = PACKAGE / "games"
+#: Lowest first. Modules outside these folders (errors, files, text, service) are used by any layer.
+LAYERS = ["core", "hardware", "table", "games", "cli"]
+#: A game's own folders, lowest first; its modules outside them (report, simulate) sit beside the bots.
+GAME_LAYERS = ["rules", "data", "bots", "render", "table"]
+#: The layers every game shares, so no game in them.
+GAME_AGNOSTIC = ("core", "hardware", "table")
 
 
 def imports(path: Path) -> list[tuple[int, str]]:
@@ -46,50 +41,74 @@ def imports(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-def module_layer(path: Path) -> int | None:
-    relative = path.relative_to(PACKAGE.parent).with_suffix("")
-    return layer_of(".".join(relative.parts))
+def parts(module: str) -> list[str]:
+    return module.split(".")[1:] if module.startswith("toprace_pi.") else []
 
 
-SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if module_layer(p) is not None)
+def layer_of(module: str) -> int | None:
+    top = parts(module)[:1]
+    return LAYERS.index(top[0]) if top and top[0] in LAYERS else None
 
 
-def is_game(module: str) -> bool:
-    return any(module == game or module.startswith(f"{game}.") for game in GAME_MODULES)
+def module_of(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
 
 
 def name(path: Path) -> str:
     return path.relative_to(PACKAGE).as_posix()
 
 
+SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if layer_of(module_of(p)) is not None)
+GAME_FOLDERS = sorted(p for p in GAMES.iterdir() if (p / "__init__.py").exists())
+GAME_SOURCES = sorted(p for folder in GAME_FOLDERS for p in folder.rglob("*.py"))
+
+
 @pytest.mark.parametrize("path", SOURCES, ids=name)
 def test_imports_point_down(path):
-    own = module_layer(path)
-    moving = name(path) in STILL_IMPORT_A_GAME
+    own = layer_of(module_of(path))
+    assert own is not None
     upward = [f"line {line}: {module}" for line, module in imports(path)
-              if (layer := layer_of(module)) is not None and own is not None and layer > own
-              and not (moving and is_game(module))]
-    assert upward == [], f"{path.relative_to(PACKAGE)} imports a layer above its own ({LAYERS[own]})"
+              if (layer := layer_of(module)) is not None and layer > own]
+    assert upward == [], f"{name(path)} imports a layer above its own ({LAYERS[own]})"
 
 
-AGNOSTIC_SOURCES = sorted(p for folder in GAME_AGNOSTIC for p in (PACKAGE / folder).rglob("*.py"))
+@pytest.mark.parametrize("path", sorted(p for folder in GAME_AGNOSTIC for p in (PACKAGE / folder).rglob("*.py")),
+                         ids=name)
+def test_the_layers_every_game_shares_import_no_game(path):
+    games = [f"line {line}: {module}" for line, module in imports(path) if parts(module)[:1] == ["games"]]
+    assert games == [], f"{name(path)} is in a layer every game shares, but imports a game"
 
 
-@pytest.mark.parametrize("path", AGNOSTIC_SOURCES, ids=name)
-def test_the_tables_layers_import_no_game(path):
-    games = [f"line {line}: {module}" for line, module in imports(path) if is_game(module)]
-    if name(path) in STILL_IMPORT_A_GAME:
-        assert games, f"{name(path)} imports no game any more: take it off STILL_IMPORT_A_GAME"
-    else:
-        assert games == [], f"{name(path)} is in a layer every game shares, but imports a game"
+def game_layer(path_or_module: list[str]) -> int | None:
+    """The layer inside its game of a module given by its parts after ``games.NAME``."""
+    return GAME_LAYERS.index(path_or_module[0]) if path_or_module[:1] and path_or_module[0] in GAME_LAYERS else None
 
 
-def test_the_files_still_moving_exist():
-    assert {name(path) for path in AGNOSTIC_SOURCES} >= STILL_IMPORT_A_GAME
+@pytest.mark.parametrize("path", GAME_SOURCES, ids=name)
+def test_inside_a_game_imports_point_down_and_no_game_imports_another(path):
+    game, *inside = parts(module_of(path))[1:]
+    own = game_layer(inside)
+    for line, module in imports(path):
+        found = parts(module)
+        if found[:1] != ["games"] or len(found) < 2:
+            continue
+        assert found[1] == game, f"{name(path)} line {line} imports another game: {module}"
+        theirs = game_layer(found[2:])
+        if own is not None and theirs is not None:
+            assert theirs <= own, f"{name(path)} line {line} imports {module}, above its own layer"
 
 
-def test_the_rules_engine_imports_no_hardware_or_io_library():
+def test_every_games_rules_engine_is_pure():
     forbidden = {"serial", "gpiozero", "rpi_ws281x", "adafruit_pn532", "board", "busio", "socket", "subprocess"}
-    for path in (PACKAGE / "rules").rglob("*.py"):
-        found = {module.split(".")[0] for _, module in imports(path)} & forbidden
-        assert not found, f"{path.relative_to(PACKAGE)} imports {found}"
+    for folder in GAME_FOLDERS:
+        for path in (folder / "rules").rglob("*.py"):
+            found = {module.split(".")[0] for _, module in imports(path)} & forbidden
+            assert not found, f"{name(path)} imports {found}"
+            outside = [m for _, m in imports(path) if parts(m)[:1] in (["hardware"], ["table"], ["cli"])]
+            assert outside == [], f"{name(path)} imports {outside}"
+
+
+def test_there_is_a_game_and_the_layers_are_where_they_say():
+    assert [p.name for p in GAME_FOLDERS] == ["toprace"]
+    assert all((PACKAGE / layer).is_dir() for layer in ("core", "hardware", "table", "games"))
+    assert all((GAMES / "toprace" / layer).is_dir() for layer in GAME_LAYERS)

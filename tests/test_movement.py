@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from tracks import straight
 
-from toprace_pi.rules.track import FINISH, Track
+from toprace_pi.games.toprace.rules.track import FINISH, Track
 
 # A two-lane right-hand curve drawn after the rulebook's curve example. Lane a is the
 # outside lane (short spaces), lane b the inside (one long space a3-a6 lie beside).

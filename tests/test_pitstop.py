@@ -34,11 +34,11 @@ from test_properties import (
 )
 from tracks import straight
 
-from toprace_pi.bots import BOT_KINDS
 from toprace_pi.errors import IllegalActionError, NotationError
-from toprace_pi.rules import Breakdown, Car, Game, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
-from toprace_pi.rules.actions import Action, Deal, MoveCar, parse_action
-from toprace_pi.rules.events import (
+from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.rules import Breakdown, Car, Game, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
+from toprace_pi.games.toprace.rules.actions import Action, Deal, MoveCar, parse_action
+from toprace_pi.games.toprace.rules.events import (
     CardPlayed,
     Event,
     Forfeited,
@@ -47,9 +47,9 @@ from toprace_pi.rules.events import (
     PitStopTaken,
     TipsSettled,
 )
-from toprace_pi.rules.game import CHANCE
-from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.pitstop import (
+from toprace_pi.games.toprace.rules.game import CHANCE
+from toprace_pi.games.toprace.rules.variants import new_game, variant_names
+from toprace_pi.games.toprace.rules.variants.pitstop import (
     DEAL,
     PIT_STOP_CLAIM,
     PIT_STOPS,
@@ -60,8 +60,8 @@ from toprace_pi.rules.variants.pitstop import (
     TakeFromBox,
     TakeFromDiscard,
 )
-from toprace_pi.rules.variants.tips import TIP, TipsGame
-from toprace_pi.simulate import bots_for, player_names
+from toprace_pi.games.toprace.rules.variants.tips import TIP, TipsGame
+from toprace_pi.games.toprace.simulate import bots_for, player_names
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(200)

@@ -34,12 +34,12 @@ from test_stocks import GRID, win_offer
 from test_stocks import illegal as stocks_illegal
 from tracks import straight
 
-from toprace_pi.bots import BOT_KINDS
-from toprace_pi.bots.greedy import GreedyBot
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules import Game, Pass, Phase, PlayCard, Settings
-from toprace_pi.rules.actions import Action, Deal, parse_action
-from toprace_pi.rules.events import (
+from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.bots.greedy import GreedyBot
+from toprace_pi.games.toprace.rules import Game, Pass, Phase, PlayCard, Settings
+from toprace_pi.games.toprace.rules.actions import Action, Deal, parse_action
+from toprace_pi.games.toprace.rules.events import (
     CardPlayed,
     CarFinished,
     Event,
@@ -50,9 +50,9 @@ from toprace_pi.rules.events import (
     StockRound,
     StocksPaid,
 )
-from toprace_pi.rules.game import CHANCE, FINISHES_TO_END
-from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.pitstop import (
+from toprace_pi.games.toprace.rules.game import CHANCE, FINISHES_TO_END
+from toprace_pi.games.toprace.rules.variants import new_game, variant_names
+from toprace_pi.games.toprace.rules.variants.pitstop import (
     PIT_STOP_CLAIM,
     PIT_STOPS,
     ClaimPitStop,
@@ -61,11 +61,11 @@ from toprace_pi.rules.variants.pitstop import (
     TakeFromBox,
     TakeFromDiscard,
 )
-from toprace_pi.rules.variants.pitstop_stocks import PitStopStocksGame
-from toprace_pi.rules.variants.stocks import (
+from toprace_pi.games.toprace.rules.variants.pitstop_stocks import PitStopStocksGame
+from toprace_pi.games.toprace.rules.variants.stocks import (
     GRID as GRID_PHASE,
 )
-from toprace_pi.rules.variants.stocks import (
+from toprace_pi.games.toprace.rules.variants.stocks import (
     MAX_STOCKS,
     PITSTOP_DEAL,
     TOTAL_STOCKS,
@@ -76,7 +76,7 @@ from toprace_pi.rules.variants.stocks import (
     Trade,
     stock_payout,
 )
-from toprace_pi.simulate import bots_for, player_names
+from toprace_pi.games.toprace.simulate import bots_for, player_names
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(200)

@@ -8,11 +8,11 @@ import tomllib
 import pytest
 from tracks import straight_dict
 
-from toprace_pi.data import load_track, profile_names, track_names
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.data import load_track, profile_names, track_names
+from toprace_pi.games.toprace.rules import Track
 from toprace_pi.games.toprace.table.board import TrackBoard, load_profile, snake_order
 from toprace_pi.hardware.profile import Profile, default_profile
-from toprace_pi.rules import Track
 
 RED, BLUE, DARK = (230, 30, 30), (30, 100, 255), (0, 0, 0)
 

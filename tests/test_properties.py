@@ -30,10 +30,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scenarios import CARS, RED
 
-from toprace_pi.bots import BOT_KINDS
-from toprace_pi.data import load_deck, load_track, track_names
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules.actions import (
+from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.data import load_deck, load_track, track_names
+from toprace_pi.games.toprace.rules.actions import (
     Action,
     Bid,
     Breakdown,
@@ -47,10 +47,10 @@ from toprace_pi.rules.actions import (
     Sprint,
     TakeCar,
 )
-from toprace_pi.rules.auction import AUCTIONS, OPENING_BID, STEP
-from toprace_pi.rules.cards import Deck, MovementCard
-from toprace_pi.rules.cars import Car
-from toprace_pi.rules.events import (
+from toprace_pi.games.toprace.rules.auction import AUCTIONS, OPENING_BID, STEP
+from toprace_pi.games.toprace.rules.cards import Deck, MovementCard
+from toprace_pi.games.toprace.rules.cars import Car
+from toprace_pi.games.toprace.rules.events import (
     PRIZES,
     AuctionWon,
     BrokeDown,
@@ -64,7 +64,7 @@ from toprace_pi.rules.events import (
     RaceStarted,
     TipsSettled,
 )
-from toprace_pi.rules.game import (
+from toprace_pi.games.toprace.rules.game import (
     BANKNOTES_TOTAL,
     CHANCE,
     FINISHES_TO_END,
@@ -73,9 +73,9 @@ from toprace_pi.rules.game import (
     Phase,
     Settings,
 )
-from toprace_pi.rules.track import FINISH, FINISH_ID, Track
-from toprace_pi.rules.variants import new_game, replay_game
-from toprace_pi.simulate import bots_for, player_names
+from toprace_pi.games.toprace.rules.track import FINISH, FINISH_ID, Track
+from toprace_pi.games.toprace.rules.variants import new_game, replay_game
+from toprace_pi.games.toprace.simulate import bots_for, player_names
 
 #: A race that needs more actions than this is taken to loop forever.
 MAX_ACTIONS_PER_RACE = 5000
@@ -528,7 +528,7 @@ def refuse_illegal(game: Game, rng: random.Random, seen: Counter[str] | None = N
 
 def test_tracks_are_shipped() -> None:
     """The properties below run on every shipped track; an empty list would test nothing."""
-    assert TRACKS, "no track files in toprace_pi/data/tracks"
+    assert TRACKS, "no track files in toprace_pi/games/toprace/data/tracks"
 
 
 @settings(GAMES, max_examples=1000)
@@ -726,7 +726,7 @@ def test_a_new_race_starts_from_a_clean_board() -> None:
 @given(setups(), st.sampled_from(("tips", "quick")))
 def test_invariants_hold_in_the_tips_and_quick_variants(setup: Setup, variant: str) -> None:
     """Every invariant above, plus: each tip settles exactly by the table and every game ends."""
-    from toprace_pi.rules.variants.tips import settle
+    from toprace_pi.games.toprace.rules.variants.tips import settle
 
     game, _ = play_checked(replace(setup, variant=variant))
     settled = [e for e in game.events if isinstance(e, TipsSettled)]

@@ -9,15 +9,15 @@ import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, deal_with
 from tracks import straight
 
-from toprace_pi.data import load_track
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules import CHANCE, Bid, Pass, Phase, PlaceCar, Settings, TakeCar
-from toprace_pi.rules.actions import parse_action
-from toprace_pi.rules.events import CarRevealed, TipsSettled
-from toprace_pi.rules.variants import new_game
-from toprace_pi.rules.variants.quick import REVEAL, Reveal
-from toprace_pi.rules.variants.tips import STANDARD_TABLE, settle
-from toprace_pi.simulate import simulate
+from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.rules import CHANCE, Bid, Pass, Phase, PlaceCar, Settings, TakeCar
+from toprace_pi.games.toprace.rules.actions import parse_action
+from toprace_pi.games.toprace.rules.events import CarRevealed, TipsSettled
+from toprace_pi.games.toprace.rules.variants import new_game
+from toprace_pi.games.toprace.rules.variants.quick import REVEAL, Reveal
+from toprace_pi.games.toprace.rules.variants.tips import STANDARD_TABLE, settle
+from toprace_pi.games.toprace.simulate import simulate
 
 ROAD = straight(40)
 

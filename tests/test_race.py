@@ -7,8 +7,8 @@ from scenarios import BLACK, BLUE, CARS, DECK, GREEN, PURPLE, RED, YELLOW, race_
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules import Breakdown, Car, ChooseJoker, MoveCar, Phase, PlayCard, ReturnCar, Sprint
-from toprace_pi.rules.events import BrokeDown, CarFinished, CarMoved, Forfeited, RaceEnded
+from toprace_pi.games.toprace.rules import Breakdown, Car, ChooseJoker, MoveCar, Phase, PlayCard, ReturnCar, Sprint
+from toprace_pi.games.toprace.rules.events import BrokeDown, CarFinished, CarMoved, Forfeited, RaceEnded
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)

@@ -57,8 +57,8 @@ from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from test_pitstop import pit_deal
 from test_properties import reference_moves, track
 
-from toprace_pi.data import track_names
-from toprace_pi.rules import (
+from toprace_pi.games.toprace.data import track_names
+from toprace_pi.games.toprace.rules import (
     CHANCE,
     Action,
     Breakdown,
@@ -78,7 +78,7 @@ from toprace_pi.rules import (
     SprintBreakdownCard,
     TakeCar,
 )
-from toprace_pi.rules.events import (
+from toprace_pi.games.toprace.rules.events import (
     PRIZES,
     AuctionWon,
     BrokeDown,
@@ -90,11 +90,11 @@ from toprace_pi.rules.events import (
     TipRound,
     TipsSettled,
 )
-from toprace_pi.rules.track import FINISH, FINISH_ID, Track
-from toprace_pi.rules.variants import new_game
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, CollectPitStop
-from toprace_pi.rules.variants.quick import Reveal
-from toprace_pi.rules.variants.tips import TIP, Tip
+from toprace_pi.games.toprace.rules.track import FINISH, FINISH_ID, Track
+from toprace_pi.games.toprace.rules.variants import new_game
+from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, CollectPitStop
+from toprace_pi.games.toprace.rules.variants.quick import Reveal
+from toprace_pi.games.toprace.rules.variants.tips import TIP, Tip
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 TRACKS = track_names()

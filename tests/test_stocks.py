@@ -17,14 +17,27 @@ from hypothesis import strategies as st
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from tracks import straight
 
-from toprace_pi.bots import BOT_KINDS
-from toprace_pi.bots.greedy import GreedyBot
-from toprace_pi.data import load_track, track_names
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.rules import Bid, Breakdown, Car, Deal, Game, MoveCar, Pass, Phase, PlayCard, Settings, Sold, Sprint
-from toprace_pi.rules.actions import Action, ReturnCar, TakeCar, parse_action
-from toprace_pi.rules.auction import OPENING_BID, STEP
-from toprace_pi.rules.events import (
+from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.bots.greedy import GreedyBot
+from toprace_pi.games.toprace.data import load_track, track_names
+from toprace_pi.games.toprace.rules import (
+    Bid,
+    Breakdown,
+    Car,
+    Deal,
+    Game,
+    MoveCar,
+    Pass,
+    Phase,
+    PlayCard,
+    Settings,
+    Sold,
+    Sprint,
+)
+from toprace_pi.games.toprace.rules.actions import Action, ReturnCar, TakeCar, parse_action
+from toprace_pi.games.toprace.rules.auction import OPENING_BID, STEP
+from toprace_pi.games.toprace.rules.events import (
     AuctionWon,
     CardPlayed,
     CarFinished,
@@ -37,9 +50,9 @@ from toprace_pi.rules.events import (
     StocksPaid,
     StocksTraded,
 )
-from toprace_pi.rules.game import BANKNOTES_TOTAL, CHANCE, START_CAPITAL
-from toprace_pi.rules.variants import new_game, replay_game, variant_names
-from toprace_pi.rules.variants.stocks import (
+from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL, CHANCE, START_CAPITAL
+from toprace_pi.games.toprace.rules.variants import new_game, replay_game, variant_names
+from toprace_pi.games.toprace.rules.variants.stocks import (
     DEAL,
     MAX_STOCKS,
     PITSTOP_DEAL,
@@ -54,8 +67,8 @@ from toprace_pi.rules.variants.stocks import (
     stock_payout,
     trade,
 )
-from toprace_pi.rules.variants.stocks import GRID as GRID_PHASE
-from toprace_pi.simulate import bots_for, player_names
+from toprace_pi.games.toprace.rules.variants.stocks import GRID as GRID_PHASE
+from toprace_pi.games.toprace.simulate import bots_for, player_names
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from scenarios import CARS, RED
 
-from toprace_pi.data import load_deck, load_track
+from toprace_pi.games.toprace.data import load_deck, load_track
+from toprace_pi.games.toprace.rules import MoveCar, Phase
+from toprace_pi.games.toprace.rules.variants import replay_game
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
 from toprace_pi.games.toprace.table.view import BLINK, GLOW, dim
-from toprace_pi.rules import MoveCar, Phase
-from toprace_pi.rules.variants import replay_game
 from toprace_pi.table.run import RETRY
 
 
@@ -169,9 +169,9 @@ def test_a_card_read_by_the_real_pn532_driver_is_played_at_the_table():
     pty: a card tag carrying only its NTAG record (not in the registry) is played."""
     from emulators.pn532 import Pn532Emulator, Tag
 
+    from toprace_pi.games.toprace.rules import PlayCard
     from toprace_pi.hardware.ndef import encode_record
     from toprace_pi.hardware.pn532 import Pn532Reader
-    from toprace_pi.rules import PlayCard
     from toprace_pi.table.run import ReaderSlot
 
     table, said, clock = demo()

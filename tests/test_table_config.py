@@ -277,7 +277,7 @@ def test_enrolling_the_car_tokens_walks_the_configured_decks_cars(tmp_path):
 
 
 def test_calibrating_a_board_saves_a_profile_that_loads(tmp_path):
-    from toprace_pi.data import load_track
+    from toprace_pi.games.toprace.data import load_track
     from toprace_pi.games.toprace.table.board import calibration_target, load_profile
     from toprace_pi.table.tools import calibrate_board
 

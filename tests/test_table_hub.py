@@ -10,14 +10,14 @@ from collections.abc import Iterator
 import pytest
 from emulators.hub import FakeClock, HubRig, hub_readers
 
-from toprace_pi.data import load_track
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.rules import Game
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
 from toprace_pi.games.toprace.table.tags import table_tags
 from toprace_pi.hardware import hub as host_hub
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
 from toprace_pi.hardware.hub import HubReader
-from toprace_pi.rules import Game
 from toprace_pi.table.config import HubConfig, parse_config
 from toprace_pi.table.live import open_hub, open_table, reader_slots
 from toprace_pi.table.run import RETRY, ReaderSlot

@@ -8,14 +8,14 @@ from scenarios import BLACK, BLUE, CARS, DECK, DECKS, GREEN, NAMES, PURPLE, RED,
 from test_controller import NEXT, OK, PASS, UNDO, Recorder
 from tracks import straight
 
-from toprace_pi.data import load_track
+from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.rules import Car, Deal, Phase, PlayCard, Settings
+from toprace_pi.games.toprace.rules.variants import new_game
+from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
+from toprace_pi.games.toprace.rules.variants.stocks import GRID, TAKE_OFFER, TRADE, Grid, Trade
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
 from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
 from toprace_pi.hardware.events import TagLaid
-from toprace_pi.rules import Car, Deal, Phase, PlayCard, Settings
-from toprace_pi.rules.variants import new_game
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
-from toprace_pi.rules.variants.stocks import GRID, TAKE_OFFER, TRADE, Grid, Trade
 from toprace_pi.table.controller import TableController
 
 TRACK = straight(40)

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scenarios import BLUE, CARS, GREEN, RED, VOCAB, enrolment
 
-from toprace_pi.data import load_deck
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.data import load_deck
 from toprace_pi.games.toprace.table.tags import UNKNOWN_TAG, TopRaceVocabulary
 from toprace_pi.hardware.events import TagLaid, TagLifted
 from toprace_pi.hardware.ndef import USER_BYTES, decode_record, encode_record, record_extent

@@ -10,7 +10,7 @@ from dataclasses import asdict
 import pytest
 
 from toprace_pi.errors import DataError
-from toprace_pi.rules import Settings
+from toprace_pi.games.toprace.rules import Settings
 from toprace_pi.service import LogFormat, logs_to_journald
 from toprace_pi.table import journal as journal_module
 from toprace_pi.table.config import parse_config

@@ -6,15 +6,15 @@ import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, deal_with, win_auction
 from tracks import straight
 
-from toprace_pi.data import load_tip_table, load_track
 from toprace_pi.errors import DataError, IllegalActionError
-from toprace_pi.rules import MoveCar, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
-from toprace_pi.rules.actions import parse_action
-from toprace_pi.rules.events import TipRound, TipsSettled
-from toprace_pi.rules.game import BANKNOTES_TOTAL
-from toprace_pi.rules.variants import new_game, variant_names
-from toprace_pi.rules.variants.tips import STANDARD_TABLE, TIP, Tip, TipTable, settle
-from toprace_pi.simulate import simulate
+from toprace_pi.games.toprace.data import load_tip_table, load_track
+from toprace_pi.games.toprace.rules import MoveCar, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
+from toprace_pi.games.toprace.rules.actions import parse_action
+from toprace_pi.games.toprace.rules.events import TipRound, TipsSettled
+from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL
+from toprace_pi.games.toprace.rules.variants import new_game, variant_names
+from toprace_pi.games.toprace.rules.variants.tips import STANDARD_TABLE, TIP, Tip, TipTable, settle
+from toprace_pi.games.toprace.simulate import simulate
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)  # tip lines at 10, 20, 30

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toprace_pi.rules.track import Track
+from toprace_pi.games.toprace.rules.track import Track
 
 LETTERS = "abcdef"
 

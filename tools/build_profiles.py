@@ -8,7 +8,7 @@ calibrated profiles unless you mean to start again.
 
 Run from the repository root::
 
-    python3 tools/build_profiles.py           # rewrites toprace_pi/data/profiles/*.toml
+    python3 tools/build_profiles.py           # rewrites toprace_pi/games/toprace/data/profiles/*.toml
     python3 tools/build_profiles.py FOLDER    # writes elsewhere
 
 Each file written is loaded back with the package's own loader.
@@ -24,11 +24,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main(argv: list[str]) -> int:
     sys.path.insert(0, str(ROOT))
-    from toprace_pi.data import load_track, track_names
+    from toprace_pi.games.toprace.data import load_track, track_names
     from toprace_pi.games.toprace.table.board import TrackBoard, load_profile
     from toprace_pi.hardware.profile import default_profile
 
-    folder = Path(argv[0]) if argv else ROOT / "toprace_pi" / "data" / "profiles"
+    folder = Path(argv[0]) if argv else ROOT / "toprace_pi" / "games" / "toprace" / "data" / "profiles"
     folder.mkdir(parents=True, exist_ok=True)
     for name in track_names():
         track = load_track(name)

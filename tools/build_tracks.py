@@ -11,7 +11,7 @@ need not reproduce such edits.
 
 Run from the repository root::
 
-    python3 tools/build_tracks.py           # rewrites toprace_pi/data/tracks/*.toml
+    python3 tools/build_tracks.py           # rewrites toprace_pi/games/toprace/data/tracks/*.toml
     python3 tools/build_tracks.py FOLDER    # writes elsewhere, to try an outline
 
 It prints, per track, the number of spaces, the lap length, the sum of turning
@@ -49,7 +49,7 @@ and end within 1 unit of its start, or the tool refuses it.
 
 Steps follow the board's rule "straight ahead or diagonally forward; sideways
 only on curve spaces, and only onto a space that ends further ahead" (checked
-again on loading by :mod:`toprace_pi.rules.track`):
+again on loading by :mod:`toprace_pi.games.toprace.rules.track`):
 
 * straight: the next space in the same lane, unless the lane stops (chicane);
 * into a neighbouring lane that exists beside the space: the first space there
@@ -71,7 +71,7 @@ from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TRACKS_DIR = ROOT / "toprace_pi" / "data" / "tracks"
+TRACKS_DIR = ROOT / "toprace_pi" / "games" / "toprace" / "data" / "tracks"
 
 LANES = 3
 LANE_LETTERS = "abc"
@@ -501,7 +501,7 @@ HEADER = """\
 # Loading checks every step (forward only, never across two lanes, sideways only
 # from curve spaces), that every space is reachable from the grid and can reach
 # the finish, and reports all problems at once:
-#   python3 -c "from toprace_pi.data import load_track; print(load_track('{slug}'))"
+#   python3 -c "from toprace_pi.games.toprace.data import load_track; print(load_track('{slug}'))"
 """
 
 
@@ -599,8 +599,8 @@ def outline_problems(report: Report) -> list[str]:
 
 def loading_problems(path: Path) -> list[str]:
     """Load a written file as the engine will, so a bad outline fails here."""
-    from toprace_pi.data import load_track
     from toprace_pi.errors import DataError
+    from toprace_pi.games.toprace.data import load_track
 
     try:
         load_track(path)

@@ -16,20 +16,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 from toprace_pi import __version__
-from toprace_pi.bots import BOT_KINDS
 from toprace_pi.core import registry
-from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
+from toprace_pi.games.toprace.report import json_report, text_report
+from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.variants import variant_names
+from toprace_pi.games.toprace.simulate import simulate
 from toprace_pi.games.toprace.table.tags import WALK_NAMES
-from toprace_pi.report import json_report, text_report
-from toprace_pi.rules.game import Game
-from toprace_pi.rules.variants import variant_names
 from toprace_pi.service import LogFormat, logs_to_journald
-from toprace_pi.simulate import simulate
 from toprace_pi.text import printable_lines
 
 if TYPE_CHECKING:
-    from toprace_pi.render.ansi import ColourMode
+    from toprace_pi.games.toprace.render.ansi import ColourMode
     from toprace_pi.table.config import TableConfig
 
 USAGE_ERROR = 2
@@ -306,7 +306,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _colour(args: argparse.Namespace) -> ColourMode:
     """The board's colours: none with ``--no-colour``, else what the terminal and
     the environment allow (``NO_COLOR``, ``TERM``, ``COLORTERM``)."""
-    from toprace_pi.render.ansi import ColourMode, colour_mode
+    from toprace_pi.games.toprace.render.ansi import ColourMode, colour_mode
 
     return ColourMode.NONE if args.no_colour else colour_mode(sys.stdout)
 
@@ -344,8 +344,8 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.render.terminal import board_width
     from toprace_pi.games.toprace.table.replay import replay_journal
-    from toprace_pi.render.terminal import board_width
 
     def warn(text: str) -> None:
         print(text, file=sys.stderr)
@@ -393,8 +393,8 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def _track_show(args: argparse.Namespace) -> int:
-    from toprace_pi.render.svg import track_svg
-    from toprace_pi.render.terminal import board_width, render_track
+    from toprace_pi.games.toprace.render.svg import track_svg
+    from toprace_pi.games.toprace.render.terminal import board_width, render_track
 
     track = load_track(args.name)
     print(render_track(track, colour=_colour(args), width=board_width()))
@@ -487,8 +487,8 @@ def _deck_labels(args: argparse.Namespace) -> int:
 
 
 def _tips_check(args: argparse.Namespace) -> int:
-    from toprace_pi.data import load_tip_table
-    from toprace_pi.rules.events import money
+    from toprace_pi.games.toprace.data import load_tip_table
+    from toprace_pi.games.toprace.rules.events import money
 
     table = load_tip_table(args.file)
     print(f"{args.file}: {table.name}: valid" + (" (reconstructed)" if table.reconstructed else ""))

@@ -30,3 +30,9 @@ def printable_lines(text: str) -> str:
 def _escape(char: str) -> str:
     code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def ordinal(n: int) -> str:
+    """``1`` -> ``"1st"``; places only run to 6th."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n, "th")
+    return f"{n}{suffix}"

@@ -14,7 +14,7 @@ implementing it:
   listable (not only sampled), however many there are;
 * ``events``: what happened, each event saying itself with ``text(names)``;
 * ``parse(text)`` / ``str(action)``: the notation of the journal;
-* ``snapshot()``, ``to_dict()`` and ``replay(...)``;
+* ``snapshot()``, ``to_dict()`` and ``replayed(log)`` (the same game rebuilt from a log);
 * ``view(seat)``: exactly what that seat may see — its own secrets, never another's;
 * ``clone()``: an independent copy in microseconds, to try actions on or to go back to.
 """
@@ -127,6 +127,15 @@ def nth_combination(items: Sequence[A], size: int, index: int) -> list[A]:
     return chosen
 
 
+def nth_permutation(items: Sequence[A], index: int) -> list[A]:
+    """The ``index``-th ordering of ``items`` (in lexicographic order of positions)."""
+    left, out = list(items), []
+    for size in range(len(left), 0, -1):
+        position, index = divmod(index, math.factorial(size - 1))
+        out.append(left.pop(position))
+    return out
+
+
 class GameState(Protocol):
     """The state of one game (see the module's docstring)."""
 
@@ -148,4 +157,5 @@ class GameState(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
     def view(self, seat: int | None) -> dict[str, Any]: ...
     def clone(self) -> Self: ...
+    def replayed(self, log: Sequence[Any]) -> Self: ...
     def winners(self) -> list[int]: ...

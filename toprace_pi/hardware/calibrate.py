@@ -30,14 +30,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from toprace_pi.core.colour import WHITE
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.profile import MAX_SEATS, BoardLayout, Profile, default_profile
 from toprace_pi.hardware.strip import DARK, RGB, LedStrip
-from toprace_pi.render.palette import ordinal
+from toprace_pi.text import ordinal
 
 OK, NEXT, UNDO = "ok", "next", "undo"
-LIT: RGB = (255, 255, 255)
 CHOICES = "ok = yes, next = no space here, undo = back"
 
 
@@ -97,7 +97,7 @@ class Calibration:
         """What the strip shows: only the LED being asked about."""
         frame = [DARK] * self.led_count
         if self.target is not None:
-            frame[self.led] = LIT
+            frame[self.led] = WHITE
         return frame
 
     @property

@@ -9,7 +9,7 @@ and saved with :meth:`Profile.to_toml`. This module knows no game: the board com
 :class:`BoardLayout`, the game's side of it (Top Race's is
 :mod:`toprace_pi.games.toprace.table.board`, which also finds the shipped profiles).
 
-File format (``toprace_pi/data/profiles/<track>.toml``)::
+File format (``toprace_pi/games/toprace/data/profiles/<track>.toml``)::
 
     [profile]
     track = "speed-street"        # the board's name in file name form (BoardLayout.slug)
@@ -43,7 +43,7 @@ from typing import Any, Protocol, TypeGuard
 
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.strip import DARK, MAX_LEDS, RGB
-from toprace_pi.render.palette import ordinal
+from toprace_pi.text import ordinal
 
 #: Seats around the table, each with an optional light.
 MAX_SEATS = 6

@@ -36,13 +36,13 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Protocol
 
+from toprace_pi.core.colour import OFF as DARK
+from toprace_pi.core.colour import RGB
 from toprace_pi.errors import DataError
 from toprace_pi.hardware import Device, StripError
 
 log = logging.getLogger(__name__)
 
-RGB = tuple[int, int, int]
-DARK: RGB = (0, 0, 0)
 #: More LEDs than any board has: a frame is a list of that many colours.
 MAX_LEDS = 10_000
 

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from toprace_pi.core.colour import RGB
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import DeviceStatus, Event
 from toprace_pi.table.controller import TableController
@@ -21,7 +22,6 @@ from toprace_pi.table.controller import TableController
 if TYPE_CHECKING:
     from toprace_pi.table.side import GameView
 
-RGB = tuple[int, int, int]
 
 log = logging.getLogger(__name__)
 

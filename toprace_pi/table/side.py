@@ -14,9 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from toprace_pi.core.colour import RGB
 from toprace_pi.table.modes import Choice, Identity, InputMode, Step
-
-RGB = tuple[int, int, int]
 
 
 class GameView(Protocol):

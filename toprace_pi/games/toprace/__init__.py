@@ -10,17 +10,17 @@ from typing import Any
 
 from toprace_pi.core.registry import GameEntry, register
 from toprace_pi.games.toprace import records
-from toprace_pi.rules.game import Game
+from toprace_pi.games.toprace.rules.game import Game
 
 
 def _new_game(*args: Any, **options: Any) -> Game:
-    from toprace_pi.rules.variants import new_game
+    from toprace_pi.games.toprace.rules.variants import new_game
 
     return new_game(*args, **options)
 
 
 def _variant_names() -> list[str]:
-    from toprace_pi.rules.variants import variant_names
+    from toprace_pi.games.toprace.rules.variants import variant_names
 
     return variant_names()
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from toprace_pi.data import load_deck, load_track
 from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.games.toprace.data import load_deck, load_track
+from toprace_pi.games.toprace.rules.game import Game, Settings
+from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.games.toprace.settings import parse_section
-from toprace_pi.rules.game import Game, Settings
-from toprace_pi.rules.variants import new_game, variant_names
 
 __all__ = ["game_for", "parse_section", "settings_from_dict", "settings_to_dict"]
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
-from toprace_pi.rules.game import Game, Settings
-from toprace_pi.rules.variants import new_game, variant_names
+from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
+from toprace_pi.games.toprace.rules.game import Game, Settings
+from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.table.checks import is_file, positive, whole
 from toprace_pi.text import printable
 

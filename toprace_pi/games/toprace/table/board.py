@@ -5,7 +5,7 @@ The cells are the track's spaces by id (``"a12"``; the finish line is no cell), 
 default strip snakes lane by lane (lane a from the start to the finish, lane b back, lane c
 forward again, so consecutive LEDs are neighbouring spaces and the turns sit at the ends of
 the lanes); six placement spaces lie beside the track. The shipped profiles
-(``toprace_pi/data/profiles``) are these defaults, one per shipped track; a track file of
+(``toprace_pi/games/toprace/data/profiles``) are these defaults, one per shipped track; a track file of
 one's own keeps its profile beside it.
 """
 
@@ -14,11 +14,11 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from toprace_pi.data import DEFAULT_TRACK, load_track, profile_names, read_document, track_names
 from toprace_pi.errors import DataError
+from toprace_pi.games.toprace.data import DEFAULT_TRACK, load_track, profile_names, read_document, track_names
+from toprace_pi.games.toprace.rules.track import Track
 from toprace_pi.hardware.calibrate import ProfileTarget
 from toprace_pi.hardware.profile import Profile, default_profile
-from toprace_pi.rules.track import Track
 
 log = logging.getLogger(__name__)
 #: The profiles found missing beside their track files, each told once.

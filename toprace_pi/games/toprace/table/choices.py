@@ -9,7 +9,7 @@ price (:mod:`toprace_pi.games.toprace.table.entries`).
 
 from __future__ import annotations
 
-from toprace_pi.rules import (
+from toprace_pi.games.toprace.rules import (
     Action,
     Breakdown,
     ChooseJoker,
@@ -22,9 +22,9 @@ from toprace_pi.rules import (
     ReturnCar,
     TakeCar,
 )
-from toprace_pi.rules.variants.pitstop import CollectPitStop, TakeFromBox, TakeFromDiscard
-from toprace_pi.rules.variants.stocks import TAKE_OFFER, TakeOffer
-from toprace_pi.rules.variants.tips import TIP, Tip
+from toprace_pi.games.toprace.rules.variants.pitstop import CollectPitStop, TakeFromBox, TakeFromDiscard
+from toprace_pi.games.toprace.rules.variants.stocks import TAKE_OFFER, TakeOffer
+from toprace_pi.games.toprace.rules.variants.tips import TIP, Tip
 from toprace_pi.table.modes import Choice
 
 #: Phases whose legal actions are offered one by one under the cursor.

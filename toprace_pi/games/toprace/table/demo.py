@@ -15,9 +15,37 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.bots import make_bot
-from toprace_pi.data import DEFAULT_DECK, load_deck, load_track
 from toprace_pi.errors import TopRaceError
+from toprace_pi.games.toprace.bots import make_bot
+from toprace_pi.games.toprace.data import DEFAULT_DECK, load_deck, load_track
+from toprace_pi.games.toprace.render.ansi import ColourMode
+from toprace_pi.games.toprace.render.frames import INDEX, FrameWriter
+from toprace_pi.games.toprace.render.palette import RGB
+from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, render_track
+from toprace_pi.games.toprace.report import event_line, event_lines, scoreboard
+from toprace_pi.games.toprace.rules import (
+    Action,
+    ChooseJoker,
+    Deck,
+    Game,
+    Pass,
+    Phase,
+    PlayCard,
+    Settings,
+    TakeCar,
+    Track,
+)
+from toprace_pi.games.toprace.rules.actions import Bid
+from toprace_pi.games.toprace.rules.auction import STEP as BID_STEP
+from toprace_pi.games.toprace.rules.cars import Car
+from toprace_pi.games.toprace.rules.events import Event as GameEvent
+from toprace_pi.games.toprace.rules.events import TipRound, money
+from toprace_pi.games.toprace.rules.variants import new_game
+from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
+from toprace_pi.games.toprace.rules.variants.quick import REVEAL
+from toprace_pi.games.toprace.rules.variants.stocks import TakeOffer, Trade
+from toprace_pi.games.toprace.rules.variants.tips import TIP
+from toprace_pi.games.toprace.simulate import player_names
 from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.entries import ClaimWindow, GridEntry, SaleEntry
 from toprace_pi.games.toprace.table.human import HumanConsole, Question
@@ -27,23 +55,6 @@ from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.keyboard import KeySource
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.tags import TagRegistry
-from toprace_pi.render.ansi import ColourMode
-from toprace_pi.render.frames import INDEX, FrameWriter
-from toprace_pi.render.palette import RGB
-from toprace_pi.render.terminal import MIN_WIDTH, render_track
-from toprace_pi.report import event_line, event_lines, scoreboard
-from toprace_pi.rules import Action, ChooseJoker, Deck, Game, Pass, Phase, PlayCard, Settings, TakeCar, Track
-from toprace_pi.rules.actions import Bid
-from toprace_pi.rules.auction import STEP as BID_STEP
-from toprace_pi.rules.cars import Car
-from toprace_pi.rules.events import Event as GameEvent
-from toprace_pi.rules.events import TipRound, money
-from toprace_pi.rules.variants import new_game
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
-from toprace_pi.rules.variants.quick import REVEAL
-from toprace_pi.rules.variants.stocks import TakeOffer, Trade
-from toprace_pi.rules.variants.tips import TIP
-from toprace_pi.simulate import player_names
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DemoReaders, DemoStopped, DemoTable, Pace, TagSpot, demo_devices, play_demo
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune

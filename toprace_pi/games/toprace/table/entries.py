@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from toprace_pi.games.toprace.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
+from toprace_pi.games.toprace.rules.auction import OPENING_BID, STEP
+from toprace_pi.games.toprace.rules.events import money
+from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop
+from toprace_pi.games.toprace.rules.variants.stocks import GRID, TRADE, Grid, Trade
 from toprace_pi.games.toprace.settings import CLAIM_WINDOW
-from toprace_pi.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
-from toprace_pi.rules.auction import OPENING_BID, STEP
-from toprace_pi.rules.events import money
-from toprace_pi.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop
-from toprace_pi.rules.variants.stocks import GRID, TRADE, Grid, Trade
 from toprace_pi.table.modes import Identity, InputMode, Refusal, Step
 
 

@@ -19,15 +19,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from toprace_pi.games.toprace.rules import Action, Phase
+from toprace_pi.games.toprace.rules.cars import Car, CarSet
+from toprace_pi.games.toprace.rules.events import money
+from toprace_pi.games.toprace.rules.variants.quick import REVEAL
 from toprace_pi.games.toprace.table.choices import label
 from toprace_pi.games.toprace.table.keys import key_map
 from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
 from toprace_pi.hardware.keyboard import BUTTON_KEYS, DEVICE, HELD_UNDO, Keyboard, KeySource
-from toprace_pi.rules import Action, Phase
-from toprace_pi.rules.cars import Car, CarSet
-from toprace_pi.rules.events import money
-from toprace_pi.rules.variants.quick import REVEAL
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DEMO_KEYS
 

@@ -3,9 +3,9 @@ pile, a car's letter its token on the car reader, ``s`` and a seat a pit stop ca
 
 from __future__ import annotations
 
+from toprace_pi.games.toprace.rules.cars import CarSet
 from toprace_pi.games.toprace.table.readers import CARS_READER, DISCARD_READER
 from toprace_pi.hardware.keyboard import KeyMap
-from toprace_pi.rules.cars import CarSet
 
 
 def key_map(cars: CarSet) -> KeyMap:

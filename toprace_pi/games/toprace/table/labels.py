@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from typing import cast
 from xml.sax.saxutils import escape
 
+from toprace_pi.games.toprace.render.palette import is_light
+from toprace_pi.games.toprace.rules.cards import Deck, MovementCard
+from toprace_pi.games.toprace.rules.cars import RGB, Car, Joker
 from toprace_pi.games.toprace.table.tags import PIT_CARDS_PER_SEAT, identity_key
-from toprace_pi.render.palette import is_light
-from toprace_pi.rules.cards import Deck, MovementCard
-from toprace_pi.rules.cars import RGB, Car, Joker
 
 PAGE_MM = (210.0, 297.0)
 MARGIN_MM = 9.0

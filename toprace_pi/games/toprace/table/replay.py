@@ -9,15 +9,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from toprace_pi.core import registry
+from toprace_pi.games.toprace.render.ansi import ColourMode
+from toprace_pi.games.toprace.render.frames import INDEX, FrameWriter
+from toprace_pi.games.toprace.render.palette import RGB
+from toprace_pi.games.toprace.render.terminal import DEFAULT_WIDTH, render_track
+from toprace_pi.games.toprace.report import event_lines
+from toprace_pi.games.toprace.rules import Game
+from toprace_pi.games.toprace.rules.events import Event
 from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.view import lights_by_space
-from toprace_pi.render.ansi import ColourMode
-from toprace_pi.render.frames import INDEX, FrameWriter
-from toprace_pi.render.palette import RGB
-from toprace_pi.render.terminal import DEFAULT_WIDTH, render_track
-from toprace_pi.report import event_lines
-from toprace_pi.rules import Game
-from toprace_pi.rules.events import Event
 from toprace_pi.table.journal import applied_steps, load
 
 

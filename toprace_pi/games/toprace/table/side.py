@@ -12,20 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toprace_pi.data import load_deck
-from toprace_pi.games.toprace.settings import TableGame
-from toprace_pi.games.toprace.table.board import load_profile
-from toprace_pi.games.toprace.table.choices import choice_for
-from toprace_pi.games.toprace.table.entries import Entry, entry_for
-from toprace_pi.games.toprace.table.keys import key_map
-from toprace_pi.games.toprace.table.readers import DISCARD_READER
-from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, tag_book, unknown_tag
-from toprace_pi.games.toprace.table.view import TableView
-from toprace_pi.hardware.keyboard import KeyMap
-from toprace_pi.hardware.profile import Profile
-from toprace_pi.hardware.tags import TagBook
-from toprace_pi.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.rules.events import (
+from toprace_pi.games.toprace.data import load_deck
+from toprace_pi.games.toprace.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
+from toprace_pi.games.toprace.rules.events import (
     AuctionWon,
     BrokeDown,
     CarFinished,
@@ -46,11 +35,22 @@ from toprace_pi.rules.events import (
     TipsSettled,
     money,
 )
-from toprace_pi.rules.events import Event as GameEvent
-from toprace_pi.rules.variants.pitstop import TakeFromBox
-from toprace_pi.rules.variants.quick import REVEAL, Reveal
-from toprace_pi.rules.variants.stocks import TAKE_OFFER, TakeOffer, Trade
-from toprace_pi.rules.variants.tips import TIP, Tip
+from toprace_pi.games.toprace.rules.events import Event as GameEvent
+from toprace_pi.games.toprace.rules.variants.pitstop import TakeFromBox
+from toprace_pi.games.toprace.rules.variants.quick import REVEAL, Reveal
+from toprace_pi.games.toprace.rules.variants.stocks import TAKE_OFFER, TakeOffer, Trade
+from toprace_pi.games.toprace.rules.variants.tips import TIP, Tip
+from toprace_pi.games.toprace.settings import TableGame
+from toprace_pi.games.toprace.table.board import load_profile
+from toprace_pi.games.toprace.table.choices import choice_for
+from toprace_pi.games.toprace.table.entries import Entry, entry_for
+from toprace_pi.games.toprace.table.keys import key_map
+from toprace_pi.games.toprace.table.readers import DISCARD_READER
+from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, tag_book, unknown_tag
+from toprace_pi.games.toprace.table.view import TableView
+from toprace_pi.hardware.keyboard import KeyMap
+from toprace_pi.hardware.profile import Profile
+from toprace_pi.hardware.tags import TagBook
 from toprace_pi.table.modes import Choice, Identity, Refusal, Step
 
 PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")

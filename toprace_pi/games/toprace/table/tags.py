@@ -7,7 +7,7 @@ stop card of seat 2, counted from 1 as players count); identities are the tuples
 controller acts on: ``("card", 17)``, ``("car", Car)`` and ``("pit", 1)`` (the seat from 0).
 
 A car key names its car by id, read against the cars of the deck in play
-(:class:`~toprace_pi.rules.cars.CarSet`): a token of another edition's car is refused,
+(:class:`~toprace_pi.games.toprace.rules.cars.CarSet`): a token of another edition's car is refused,
 with a message that says so.
 """
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Literal, Union
 
-from toprace_pi.data import load_deck
+from toprace_pi.games.toprace.data import load_deck
+from toprace_pi.games.toprace.rules import Game
+from toprace_pi.games.toprace.rules.cards import DECK_SIZE, Deck
+from toprace_pi.games.toprace.rules.cars import Car, CarSet
 from toprace_pi.hardware.tags import TagBook, Vocabulary, Walk, record_key
-from toprace_pi.rules import Game
-from toprace_pi.rules.cards import DECK_SIZE, Deck
-from toprace_pi.rules.cars import Car, CarSet
 from toprace_pi.table.config import TableConfig
 
 CardId = tuple[Literal["card"], int]

@@ -3,11 +3,21 @@ may go, a blinking cursor, the placements, and whose turn it is."""
 
 from __future__ import annotations
 
+from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE
+from toprace_pi.games.toprace.rules import (
+    Breakdown,
+    Car,
+    ChooseJoker,
+    Game,
+    MoveCar,
+    Phase,
+    PlaceCar,
+    ReturnCar,
+    Sprint,
+)
+from toprace_pi.games.toprace.rules.track import FINISH_ID, Track
 from toprace_pi.games.toprace.table.choices import Choice
 from toprace_pi.hardware.profile import Profile
-from toprace_pi.render.palette import OFF, RGB, WHITE
-from toprace_pi.rules import Breakdown, Car, ChooseJoker, Game, MoveCar, Phase, PlaceCar, ReturnCar, Sprint
-from toprace_pi.rules.track import FINISH_ID, Track
 
 #: How long the cursor stays lit, then dark (seconds).
 BLINK = 0.4

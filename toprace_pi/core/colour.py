@@ -1,0 +1,7 @@
+"""Colours as the LED strip and every picture take them: ``(red, green, blue)``, 0-255."""
+
+RGB = tuple[int, int, int]
+#: A dark LED.
+OFF: RGB = (0, 0, 0)
+#: A white LED: the seat to move, a cursor that is not about a car, a light being calibrated.
+WHITE: RGB = (255, 255, 255)

@@ -1,0 +1,373 @@
+"""The track in its real 2-D shape as a standalone SVG picture.
+
+Each space is drawn as its outline (:mod:`.shapes`): a box on straights, an
+annular sector on curves. The finish and tip lines are drawn across the spaces
+beside their positions, at the fraction of the space where the position falls,
+so they stay correct on curves where fronts of neighbouring lanes do not line
+up; their labels stand outside the track. Chevrons show the direction of travel,
+the six placement spaces stand above the track, and ``lights`` draws what the
+LED strip shows under each space.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE, is_light, ordinal
+from toprace_pi.games.toprace.render.shapes import Outline, Point, outlines
+from toprace_pi.games.toprace.rules.board import Board
+from toprace_pi.games.toprace.rules.cars import Car
+from toprace_pi.games.toprace.rules.track import FINISH, Space, Track
+
+TARGET_PX = 1100  # the longer side of the layout, before margins
+MIN_SCALE, MAX_SCALE = 20.0, 60.0  # px per unit: readable ids, not absurdly large boxes
+MARGIN = 2.5  # units around the spaces: tip labels and waiting cars go there
+HEADER_PX, CAPTION_LINE_PX = 96, 20
+PLACES = 6
+PLACE_PX = 46  # the side of a placement space
+TIP_COLOUR = "#f2c400"
+GLOW_FILTER = "glow"
+
+
+def track_svg(
+    track: Track,
+    board: Board | None = None,
+    *,
+    highlight: Mapping[int, Car] | None = None,
+    lights: Mapping[int, RGB] | None = None,
+    caption: Sequence[str] = (),
+) -> str:
+    """The picture as SVG text. ``highlight`` maps space indexes (or :data:`FINISH`)
+    to the car whose possible move ends there; ``lights`` maps space indexes to the
+    colour of the LED under them; ``caption`` is printed under the track, its
+    first line in bold."""
+    view = _View.fit(track, len(caption))
+    shapes = outlines(track)
+    body = [
+        _el("rect", {"class": "background", "x": view.left, "y": view.top, "width": view.width,
+                     "height": view.height, "fill": "#eef4ea"}),
+        *_title(track, view),
+        *(_space(track, view, s, shapes[s.index]) for s in track.spaces),
+        *(_arrow(view, shape) for shape in shapes),
+        *_lights(track, view, shapes, board, lights or {}),
+        *_finish_line(track, view, shapes),
+        *_tip_lines(track, view, shapes),
+        *_highlights(track, view, shapes, highlight or {}),
+        *_places(view, board),
+        *_caption(view, caption),
+    ]
+    if board is not None:
+        body.extend(_cars(track, view, board))
+    head = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_num(view.left)} {_num(view.top)} '
+        f'{_num(view.width)} {_num(view.height)}" width="{_num(view.width)}" height="{_num(view.height)}" '
+        f'font-family="sans-serif">'
+    )
+    glow = (f'<defs><filter id="{GLOW_FILTER}" x="-50%" y="-50%" width="200%" height="200%">'
+            f'<feGaussianBlur stdDeviation="{_num(0.12 * view.scale)}"/></filter></defs>')
+    return "\n".join([head, f"<title>{escape(track.name)}</title>", glow, *body, "</svg>"]) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """Pixel scale and visible area; converts track coordinates (y up) to SVG (y down)."""
+
+    scale: float
+    left: float
+    top: float
+    width: float
+    height: float
+
+    @classmethod
+    def fit(cls, track: Track, caption_lines: int) -> _View:
+        xs = [s.x for s in track.spaces]
+        ys = [-s.y for s in track.spaces]
+        span = max(max(xs) - min(xs), max(ys) - min(ys)) + 1
+        scale = min(MAX_SCALE, max(MIN_SCALE, TARGET_PX / span))
+        pad = MARGIN * scale
+        left, right = min(xs) * scale - pad, max(xs) * scale + pad
+        footer = CAPTION_LINE_PX * caption_lines + 12
+        top, bottom = min(ys) * scale - pad - HEADER_PX, max(ys) * scale + pad + footer
+        return cls(scale, left, top, right - left, bottom - top)
+
+    def point(self, x: float, y: float) -> Point:
+        return x * self.scale, -y * self.scale
+
+    def points(self, polygon: Sequence[Point]) -> str:
+        """SVG ``points`` text of a polygon in track units."""
+        return " ".join(f"{_num(px)},{_num(py)}" for px, py in (self.point(x, y) for x, y in polygon))
+
+
+def _el(tag: str, attrs: Mapping[str, object], text: str | None = None) -> str:
+    """One element with escaped attributes and text; floats are rounded to keep
+    the output small and deterministic."""
+    parts = "".join(f' {k}="{_attr(v)}"' for k, v in attrs.items())
+    return f"<{tag}{parts}/>" if text is None else f"<{tag}{parts}>{escape(text)}</{tag}>"
+
+
+def _attr(value: object) -> str:
+    return escape(_num(value) if isinstance(value, float) else str(value), {'"': "&quot;"})
+
+
+def _num(value: float) -> str:
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _css(rgb: RGB) -> str:
+    return "rgb({},{},{})".format(*rgb)
+
+
+def _ink(car: Car) -> str:
+    return "#000" if is_light(car) else "#fff"
+
+
+def _title(track: Track, view: _View) -> list[str]:
+    x, y = view.left + 16, view.top + 28
+    title = {"class": "title", "x": x, "y": y, "font-size": 22, "font-weight": "bold"}
+    lines = [_el("text", title, track.name)]
+    if track.reconstructed:
+        note = {"class": "note", "x": x, "y": y + 20, "font-size": 13, "font-style": "italic", "fill": "#555"}
+        lines.append(_el("text", note, "reconstructed layout"))
+    return lines
+
+
+def _lane_fill(space: Space, lanes: int) -> str:
+    """Lanes get darker from left to right; curve spaces are tinted sand."""
+    shade = space.lane / max(1, lanes - 1)
+    if space.is_curve:
+        return "rgb({},{},{})".format(*(round(c - 40 * shade) for c in (247, 224, 178)))
+    grey = round(232 - 40 * shade)
+    return f"rgb({grey},{grey},{grey})"
+
+
+def _space(track: Track, view: _View, space: Space, shape: Outline) -> str:
+    """The outline, its id, and the bold start number if it is a starting space."""
+    cx, cy = view.point(space.x, space.y)
+    size = 0.26 * view.scale
+    id_y = cy + (0.33 * view.scale if space.start is not None else size / 3)
+    parts = [
+        _el("polygon", {"class": "space", "data-space": space.id, "points": view.points(shape.polygon()),
+                        "fill": _lane_fill(space, track.lanes), "stroke": "#777", "stroke-width": 1}),
+        _el("text", {"class": "space-id", "x": cx, "y": id_y, "font-size": size, "text-anchor": "middle",
+                     "fill": "#333"}, space.id),
+    ]
+    if space.start is not None:
+        start = {"class": "start", "x": cx, "y": cy + 0.04 * view.scale, "font-size": 0.44 * view.scale,
+                 "font-weight": "bold", "text-anchor": "middle"}
+        parts.append(_el("text", start, str(space.start)))
+    return "\n".join(parts)
+
+
+def _arrow(view: _View, shape: Outline) -> str:
+    """A small chevron near the space's front edge pointing the way the cars drive."""
+    tip, (left, right) = _middle(shape.across(0.95)), shape.across(0.8)
+    back = _middle((left, right))
+    share = 0.1 / (math.dist(left, right) / 2)  # the wings reach 0.1 units to each side
+    wings = [(back[0] + (end[0] - back[0]) * share, back[1] + (end[1] - back[1]) * share) for end in (left, right)]
+    return _el("polyline", {"class": "arrow", "points": view.points([wings[0], tip, wings[1]]), "fill": "none",
+                            "stroke": "#8a8a8a", "stroke-width": 1.5})
+
+
+def _middle(segment: tuple[Point, Point]) -> Point:
+    (ax, ay), (bx, by) = segment
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+def _segments(track: Track, view: _View, shapes: Sequence[Outline], position: float) -> list[tuple[Point, Point]]:
+    """In SVG coordinates, lane 0 first: the line across each space beside ``position``."""
+    segments = []
+    for index in track.beside(position):
+        space = track.spaces[index]
+        (ax, ay), (bx, by) = shapes[index].across((position - space.back) / (space.front - space.back))
+        segments.append((view.point(ax, ay), view.point(bx, by)))
+    return segments
+
+
+def _line(a: Point, b: Point, attrs: Mapping[str, object]) -> str:
+    return _el("line", {**attrs, "x1": a[0], "y1": a[1], "x2": b[0], "y2": b[1]})
+
+
+def _label(track: Track, view: _View, segments: Sequence[tuple[Point, Point]], text: str,
+           attrs: Mapping[str, object]) -> list[str]:
+    """``text`` on a tag just beyond one end of a line, outside the track (the end
+    further from every space), so it hides no space id or start number."""
+    if not segments:
+        return []
+    size = float(attrs.get("font-size", 13))  # type: ignore[arg-type]
+    width, height = 0.62 * size * len(text) + 6, size + 4
+    x, y = _outside(track, view, segments[0][0], segments[-1][1], width, height)
+    tag = {"class": "label-tag", "x": x - width / 2, "y": y - height / 2, "width": width, "height": height,
+           "rx": 3.0, "fill": "#fffbe6", "stroke": attrs.get("fill", "#000"), "stroke-width": 1}
+    label = {**attrs, "x": x, "y": y + size * 0.35, "font-weight": "bold", "text-anchor": "middle"}
+    return [_el("rect", tag), _el("text", label, text)]
+
+
+def _outside(track: Track, view: _View, a: Point, b: Point, width: float, height: float) -> Point:
+    """The centre for a ``width`` x ``height`` tag beyond end ``a`` or ``b`` of the
+    line from ``a`` to ``b``: whichever lies further from the nearest space."""
+    length = math.dist(a, b) or 1.0
+    dx, dy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    reach = 6 + abs(dx) * width / 2 + abs(dy) * height / 2
+    ends = [(a[0] - dx * reach, a[1] - dy * reach), (b[0] + dx * reach, b[1] + dy * reach)]
+    centres = [view.point(s.x, s.y) for s in track.spaces]
+    return max(ends, key=lambda end: min(math.dist(end, c) for c in centres))
+
+
+def _finish_line(track: Track, view: _View, shapes: Sequence[Outline]) -> list[str]:
+    """A thick black line with white dashes over it: a checkered flag line."""
+    width = 0.2 * view.scale
+    dash = _num(width)
+    segments = _segments(track, view, shapes, track.finish_line)
+    parts = []
+    for a, b in segments:
+        parts.append(_line(a, b, {"class": "finish-line", "stroke": "#000", "stroke-width": width}))
+        parts.append(_line(a, b, {"class": "finish-checks", "stroke": "#fff", "stroke-width": width / 2,
+                                  "stroke-dasharray": f"{dash} {dash}"}))
+    label = {"class": "finish-label", "font-size": 14}
+    return parts + _label(track, view, segments, "Finish", label)
+
+
+def _tip_lines(track: Track, view: _View, shapes: Sequence[Outline]) -> list[str]:
+    parts = []
+    for n, position in enumerate(track.tip_lines, 1):
+        segments = _segments(track, view, shapes, position)
+        for a, b in segments:
+            parts.append(_line(a, b, {"class": "tip-line", "data-tip": n, "stroke": TIP_COLOUR,
+                                      "stroke-width": 0.12 * view.scale, "stroke-dasharray": "6 4"}))
+        attrs = {"class": "tip-label", "font-size": 13, "fill": "#a07f00"}
+        parts.extend(_label(track, view, segments, f"{ordinal(n)} Tip", attrs))
+    return parts
+
+
+def _highlights(track: Track, view: _View, shapes: Sequence[Outline], highlight: Mapping[int, Car]) -> list[str]:
+    """Possible move ends outlined in the moving car's colour; the finish line too
+    when the move may cross it."""
+    parts: list[str] = []
+    for index, car in sorted(highlight.items()):
+        pen = {"class": "highlight", "stroke": _css(car.rgb), "stroke-width": 0.1 * view.scale}
+        if index == FINISH:
+            parts.extend(_line(a, b, pen) for a, b in _segments(track, view, shapes, track.finish_line))
+        else:
+            outline = {**pen, "data-space": track.spaces[index].id, "fill": "none", "stroke-dasharray": "5 3"}
+            parts.append(_el("polygon", {**outline, "points": view.points(shapes[index].polygon())}))
+    return parts
+
+
+def light_kind(index: int, rgb: RGB, board: Board | None) -> str:
+    """What an LED shows: ``"car"`` (the colour of the car standing there), ``"cursor"``
+    (a full colour where that car does not stand: the blinking pick), or ``"glow"``
+    (a dimmed colour: a legal end, a waiting car's space)."""
+    if board is None:
+        return "glow"
+    car = next((c for c, s in board.at.items() if s == index), None)
+    if car is not None and car.rgb == rgb:
+        return "car"
+    return "cursor" if rgb == WHITE or rgb in {c.rgb for c in board.cars} else "glow"
+
+
+def _lights(track: Track, view: _View, shapes: Sequence[Outline], board: Board | None,
+            lights: Mapping[int, RGB]) -> list[str]:
+    """Each lit space glows in its LED's colour (a dimmed one brightened, as a lit
+    LED looks); the cursor is filled with its colour and outlined in black and
+    white; a car's own LED rings it."""
+    parts = []
+    for index, rgb in sorted(lights.items()):
+        if rgb == OFF:
+            continue
+        kind = light_kind(index, rgb, board)
+        space = track.spaces[index]
+        base = {"class": f"light {kind}", "data-space": space.id, "data-rgb": _css(rgb)}
+        if kind == "car":
+            x, y = view.point(space.x, space.y)
+            ring = {"cx": x, "cy": y, "r": 0.42 * view.scale, "fill": "none",
+                    "stroke": _css(rgb), "stroke-width": 0.1 * view.scale, "filter": f"url(#{GLOW_FILTER})"}
+            parts.append(_el("circle", {**base, **ring}))
+            continue
+        points = view.points(shapes[index].polygon())
+        shown = _bright(rgb)
+        halo = {"points": points, "fill": "none", "stroke": shown, "stroke-width": 0.18 * view.scale,
+                "filter": f"url(#{GLOW_FILTER})"}
+        parts.append(_el("polygon", {**base, **halo}))
+        if kind == "cursor":
+            parts.append(_el("polygon", {"class": "cursor-rim", "points": points, "fill": "none", "stroke": "#000",
+                                         "stroke-width": 0.16 * view.scale}))
+        fill = {"points": points, "fill": _css(rgb) if kind == "cursor" else shown,
+                "fill-opacity": 0.85 if kind == "cursor" else 0.45,
+                "stroke": "#fff" if kind == "cursor" else shown, "stroke-width": 0.06 * view.scale}
+        parts.append(_el("polygon", {"class": f"light-fill {kind}", **fill}))
+    return parts
+
+
+def _bright(rgb: RGB) -> str:
+    """A dimmed LED colour at full brightness, the hue the eye sees."""
+    top = max(rgb)
+    return _css(tuple(round(c * 255 / top) for c in rgb))  # type: ignore[arg-type]
+
+
+def _places(view: _View, board: Board | None) -> list[str]:
+    """The six placement spaces at the top right; finished cars stand in theirs."""
+    right, top = view.left + view.width - 16, view.top + 24
+    left = right - PLACES * (PLACE_PX + 8)
+    parts = [_el("text", {"class": "places-title", "x": left - 10, "y": top + PLACE_PX / 2 + 5, "font-size": 14,
+                          "font-weight": "bold", "text-anchor": "end"}, "Places")]
+    finished = board.finished if board is not None else []
+    for n in range(1, PLACES + 1):
+        x = left + (n - 1) * (PLACE_PX + 8)
+        parts.append(_el("rect", {"class": "place", "data-place": n, "x": x, "y": top, "width": PLACE_PX,
+                                  "height": PLACE_PX, "rx": 4.0, "fill": "#fff", "stroke": "#777"}))
+        parts.append(_el("text", {"class": "place-label", "x": x + PLACE_PX / 2, "y": top + PLACE_PX + 14,
+                                  "font-size": 12, "text-anchor": "middle"}, ordinal(n)))
+        if n <= len(finished):
+            car = finished[n - 1]
+            centre = (x + PLACE_PX / 2, top + PLACE_PX / 2)
+            parts.append(_car(car, centre, PLACE_PX / 2.6, f"{car} finished {ordinal(n)}", "car placed", n))
+    return parts
+
+
+def _caption(view: _View, caption: Sequence[str]) -> list[str]:
+    """The caption's lines under the track, the first in bold."""
+    bottom = view.top + view.height - 12
+    first = bottom - CAPTION_LINE_PX * (len(caption) - 1)
+    return [
+        _el("text", {"class": "caption", "x": view.left + 16, "y": first + n * CAPTION_LINE_PX, "font-size": 15,
+                     "font-weight": "bold" if n == 0 else "normal"}, line)
+        for n, line in enumerate(caption)
+    ]
+
+
+def _cars(track: Track, view: _View, board: Board) -> list[str]:
+    """Cars on spaces; broken-down ones faded, just outside the track beside their space."""
+    radius = 0.34 * view.scale
+    parts = [
+        _car(car, view.point(track.spaces[s].x, track.spaces[s].y), radius, str(car), "car")
+        for car, s in sorted(board.at.items())
+    ]
+    for car, wait in sorted(board.waiting.items()):
+        space = track.spaces[wait.space]
+        rad = math.radians(space.heading)
+        out = track.lanes - space.lane  # lanes to step right to clear the track
+        x, y = space.x + math.sin(rad) * out, space.y - math.cos(rad) * out
+        note = f"{car} waits beside {space.id} for {wait.chaser}"
+        parts.append(_car(car, view.point(x, y), radius, note, "car waiting"))
+    return parts
+
+
+def _car(car: Car, at: Point, radius: float, note: str, kind: str, place: int | None = None) -> str:
+    """A circle in the car's colour with its letter; ``note`` shows on hover; waiting cars are faded."""
+    x, y = at
+    opacity = 0.6 if kind == "car waiting" else 1.0
+    letter = {"x": x, "y": y + 0.38 * radius, "font-size": 1.12 * radius, "font-weight": "bold",
+              "text-anchor": "middle", "fill": _ink(car)}
+    placed = "" if place is None else f' data-place="{place}"'
+    return "\n".join([
+        f'<g class="{kind}" data-car="{car.id}"{placed} opacity="{_num(opacity)}">',
+        f"<title>{escape(note)}</title>",
+        _el("circle", {"cx": x, "cy": y, "r": radius, "fill": _css(car.rgb), "stroke": _ink(car),
+                       "stroke-width": 2}),
+        _el("text", letter, car.letter),
+        "</g>",
+    ])

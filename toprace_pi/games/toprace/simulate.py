@@ -1,0 +1,69 @@
+"""Playing whole games with bots: the driver behind ``toprace-pi simulate`` and the demo."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from toprace_pi.games.toprace.bots import Bot, make_bot
+from toprace_pi.games.toprace.data import DEFAULT_DECK
+from toprace_pi.games.toprace.rules.actions import Action
+from toprace_pi.games.toprace.rules.cards import Deck
+from toprace_pi.games.toprace.rules.game import CHANCE, Game, Settings
+from toprace_pi.games.toprace.rules.track import Track
+from toprace_pi.games.toprace.rules.variants import new_game
+
+DEFAULT_NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix")
+
+
+def player_names(count: int) -> tuple[str, ...]:
+    if not 2 <= count <= len(DEFAULT_NAMES):
+        raise ValueError(f"Top Race is for 2 to 6 players, not {count}")
+    return DEFAULT_NAMES[:count]
+
+
+def bots_for(kinds: Sequence[str], seed: int) -> list[Bot]:
+    """One bot per seat, each with its own seed derived from ``seed``."""
+    return [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+
+
+def play(
+    game: Game,
+    bots: Sequence[Bot],
+    seed: int,
+    *,
+    on_action: Callable[[Game, Action], None] | None = None,
+) -> Game:
+    """Play ``game`` to its end: chance deals from ``seed``, each seat by its bot."""
+    chance = random.Random(seed)
+    while not game.is_over:
+        if game.to_move == CHANCE:
+            action: Action = game.chance(chance)
+        else:
+            action = bots[game.to_move].choose(game)  # type: ignore[index]
+        game.apply(action)
+        if on_action is not None:
+            on_action(game, action)
+    return game
+
+
+def simulate(
+    track: Track,
+    deck: Deck,
+    *,
+    players: int = 4,
+    races: int = 1,
+    seed: int = 0,
+    bots: str = "greedy",
+    variant: str = "base",
+    deck_name: str = DEFAULT_DECK,
+    on_action: Callable[[Game, Action], None] | None = None,
+) -> Game:
+    """A whole bot game with default names; ``bots`` is one kind for every seat or
+    ``"mixed"`` (greedy and random seats alternating). ``deck_name`` is what
+    ``deck`` was loaded by, for the settings (a saved game names its deck)."""
+    names = player_names(players)
+    kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
+    settings = Settings(names, races=races, first_opener=seed % players, track=track.slug, deck=deck_name,
+                        variant=variant)
+    return play(new_game(settings, track, deck), bots_for(kinds, seed), seed, on_action=on_action)
