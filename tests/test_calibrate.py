@@ -7,11 +7,12 @@ import random
 import pytest
 from tracks import straight_dict
 
+from toprace_pi.core.colour import WHITE as LIT
 from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.rules import Track
 from toprace_pi.games.toprace.table.board import TrackBoard, load_profile, snake_order
-from toprace_pi.hardware.calibrate import LIT, Calibration, calibrate
+from toprace_pi.hardware.calibrate import Calibration, calibrate
 from toprace_pi.hardware.profile import Profile, default_profile
 from toprace_pi.hardware.strip import SimulatedStrip
 

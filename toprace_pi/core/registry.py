@@ -34,7 +34,8 @@ class GameEntry:
     #: The game in the table's files: ``parse_section(section, problems)`` reads ``[game]`` (the setup, with
     #: ``new_game() -> (settings, game)``); ``settings_to_dict(settings)``, ``settings_from_dict(fields,
     #: source)`` (raising :class:`~toprace_pi.errors.DataError` naming each problem) and ``game_for(settings,
-    #: source)`` put a game in a journal and read it back.
+    #: source)`` put a game in a journal and read it back; ``READERS`` names the table's card readers and what
+    #: lies on each, the one every table needs first.
     records: Any = None
 
 

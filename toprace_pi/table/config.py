@@ -36,7 +36,7 @@ BUSES = ("uart", "i2c", "spi")
 
 @dataclass(frozen=True)
 class ReaderConfig:
-    """One card reader: ``discard`` (speed cards) or ``cars`` (car tokens)."""
+    """One card reader, by the name of its role in the game (Top Race: ``discard``, ``cars``)."""
 
     name: str
     kind: str = "simulated"
@@ -50,9 +50,9 @@ class ReaderConfig:
 class HubConfig:
     """A reader hub: a microcontroller polling several PN532s, on USB (``firmware/``)."""
 
-    #: The names of the hub's readers 0, 1, ... in order; ``discard`` (speed cards) and ``cars`` (car tokens)
-    #: have their roles, other names (``seat1``) are places where any tag may be laid.
-    readers: tuple[str, ...] = ("discard", "cars")
+    #: The names of the hub's readers 0, 1, ... in order: the game's readers have their roles (Top Race:
+    #: ``discard``, ``cars``), other names (``seat1``) are places where any tag may be laid.
+    readers: tuple[str, ...] = field(default_factory=lambda: tuple(reader_roles(DEFAULT_GAME)))
     #: The hub's serial device, or ``None`` to find it by its USB id at every (re)connect.
     port: str | None = None
 
@@ -63,7 +63,7 @@ class TableConfig:
     game: str = DEFAULT_GAME
     #: The rest of ``[game]``, as the game reads it (Top Race: track, deck, players, races, variant, ...).
     settings: Any = field(default_factory=lambda: _game_settings(DEFAULT_GAME, {}, []))
-    readers: tuple[ReaderConfig, ...] = (ReaderConfig("discard"),)
+    readers: tuple[ReaderConfig, ...] = field(default_factory=lambda: (ReaderConfig(main_reader(DEFAULT_GAME)),))
     hub: HubConfig | None = None
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
     buttons: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_PINS))
@@ -99,12 +99,12 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     game = table(data, "game", problems)
     files = table(data, "files", problems)
     buttons = table(data, "buttons", problems)
-    hub = _hub(table(data, "hub", problems), problems) if "hub" in data else None
     name = _game_name(game.get("name", DEFAULT_GAME), problems)
+    hub = _hub(table(data, "hub", problems), name, problems) if "hub" in data else None
     config = TableConfig(
         game=name,
         settings=_game_settings(name, game, problems),
-        readers=_readers(table(data, "readers", problems), hub, problems),
+        readers=_readers(table(data, "readers", problems), hub, name, problems),
         hub=hub,
         strip=_strip(table(data, "strip", problems), problems),
         buttons=_buttons(buttons, problems),
@@ -165,15 +165,26 @@ def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     return section
 
 
-def _readers(section: dict[str, Any], hub: HubConfig | None, problems: list[str]) -> tuple[ReaderConfig, ...]:
+def reader_roles(game: str) -> dict[str, str]:
+    """The game's card readers by name, and what lies on each; the first is the one every table needs."""
+    return dict(registry.get(game).records.READERS)
+
+
+def main_reader(game: str) -> str:
+    return next(iter(reader_roles(game)))
+
+
+def _readers(section: dict[str, Any], hub: HubConfig | None, game: str,
+             problems: list[str]) -> tuple[ReaderConfig, ...]:
     on_hub = hub.readers if hub is not None else ()
+    roles, main = reader_roles(game), main_reader(game)
     if not section:
-        return () if "discard" in on_hub else (ReaderConfig("discard"),)
+        return () if main in on_hub else (ReaderConfig(main),)
     readers = []
     for name, entry in section.items():
         where = f"[readers.{name}]"
-        if name not in ("discard", "cars") or not isinstance(entry, Mapping):
-            problems.append(f"{where}: readers are 'discard' and 'cars', each a table")
+        if name not in roles or not isinstance(entry, Mapping):
+            problems.append(f"{where}: readers are {' and '.join(repr(r) for r in roles)}, each a table")
             continue
         if entry.get("kind", "simulated") not in READER_KINDS or entry.get("bus", "uart") not in BUSES:
             problems.append(f"{where}: kind is one of {', '.join(READER_KINDS)}, bus one of {', '.join(BUSES)}")
@@ -190,12 +201,12 @@ def _readers(section: dict[str, Any], hub: HubConfig | None, problems: list[str]
             problems.append(f"{where}: the {name} reader is also on the hub ([hub] readers); keep one")
             continue
         readers.append(ReaderConfig(name, **fields))
-    if "discard" not in [r.name for r in readers] + list(on_hub):
-        problems.append("[readers.discard]: the discard pile needs a reader (here, or in [hub] readers)")
+    if main not in [r.name for r in readers] + list(on_hub):
+        problems.append(f"[readers.{main}]: {roles[main]} needs a reader (here, or in [hub] readers)")
     return tuple(readers)
 
 
-def _hub(section: dict[str, Any], problems: list[str]) -> HubConfig:
+def _hub(section: dict[str, Any], game: str, problems: list[str]) -> HubConfig:
     unknown = set(section) - {"port", "readers"}
     if unknown:
         problems.append(f"[hub] unknown key(s): {', '.join(sorted(unknown))}")
@@ -203,13 +214,14 @@ def _hub(section: dict[str, Any], problems: list[str]) -> HubConfig:
     if not isinstance(port, str) or not port:
         problems.append(f"[hub] port: \"auto\" or a serial device like \"/dev/ttyACM1\", not {port!r}")
         port = "auto"
-    names = section.get("readers", list(HubConfig.readers))
+    roles = list(reader_roles(game))
+    names = section.get("readers", roles)
     if (not isinstance(names, list) or not 1 <= len(names) <= MAX_HUB_READERS
             or not all(isinstance(n, str) and _READER_NAME.fullmatch(n) for n in names)
             or len(set(names)) < len(names)):
         problems.append(f"[hub] readers: a list of 1 to {MAX_HUB_READERS} different names (letters, digits, - "
-                        "and _), the hub's readers 0, 1, ... in order, like [\"discard\", \"cars\"]")
-        names = list(HubConfig.readers)
+                        f"and _), the hub's readers 0, 1, ... in order, like {roles}")
+        names = roles
     return HubConfig(tuple(names), None if port == "auto" else port)
 
 

@@ -14,7 +14,7 @@ from toprace_pi.hardware.calibrate import ProfileTarget, calibrate
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import Enrolment, Ident, TagBook, TagRegistry
-from toprace_pi.table.config import TableConfig
+from toprace_pi.table.config import TableConfig, main_reader
 from toprace_pi.table.live import open_hub, open_reader
 from toprace_pi.table.run import ReaderSlot
 
@@ -69,14 +69,14 @@ def _walk(
 
 
 def _enrol_reader(name: str | None, config: TableConfig) -> Any:
-    """The reader the walk names (if the table has it), else the discard reader: on the Pi if it is there,
-    else the hub."""
+    """The reader the walk names (if the table has it), else the game's main reader (Top Race's under the
+    discard pile): on the Pi if it is there, else the hub."""
     by_name = {r.name: r for r in config.readers}
     wanted = by_name.get(name) if name is not None else None
-    wanted = wanted or by_name.get("discard")
+    wanted = wanted or by_name.get(main_reader(config.game))
     if wanted is not None:
         return open_reader(wanted)()
-    assert config.hub is not None, "a checked configuration has a discard reader"
+    assert config.hub is not None, "a checked configuration has the game's main reader"
     return open_hub(config.hub)()
 
 

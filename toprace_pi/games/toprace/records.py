@@ -12,8 +12,12 @@ from toprace_pi.games.toprace.data import load_deck, load_track
 from toprace_pi.games.toprace.rules.game import Game, Settings
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.games.toprace.settings import parse_section
+from toprace_pi.games.toprace.table.readers import CARS_READER, DISCARD_READER
 
-__all__ = ["game_for", "parse_section", "settings_from_dict", "settings_to_dict"]
+__all__ = ["READERS", "game_for", "parse_section", "settings_from_dict", "settings_to_dict"]
+
+#: The table's card readers by name, the one every table needs first: what lies on each.
+READERS = {DISCARD_READER: "the discard pile", CARS_READER: "the car tokens"}
 
 
 def settings_to_dict(settings: Settings) -> dict[str, Any]:
