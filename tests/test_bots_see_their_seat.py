@@ -50,3 +50,32 @@ def test_other_seats_secrets_never_change_a_bots_choice(variant, kind):
             checked += 1
         game.apply(player.choose(game))
     assert checked > 20
+
+
+def test_a_seats_view_hides_the_other_seats_secrets_and_changes_nothing():
+    game = new_game(Settings(PLAYERS, variant="stocks"), load_track("speed-street"), load_deck("standard"))
+    game.apply(game.chance(random.Random(1)))
+    seen = game.seen_by(1)
+    assert isinstance(seen, type(game)) and seen.names == game.names and seen.board is game.board
+    assert seen.hands[1] == game.hands[1] and seen.hands[0] is None and seen.hands[2] is None
+    assert seen.stocks[1] == game.stocks[1] and seen.stocks[3] is None
+    assert all(hand is None for hand in game.seen_by(None).hands)
+    with pytest.raises(AttributeError, match="cannot change it"):
+        seen.money = [0, 0, 0, 0]
+    assert seen.legal_actions() == game.legal_actions()
+
+
+def test_the_bots_of_a_simulation_decide_on_their_seats_view(monkeypatch):
+    from toprace_pi.games.toprace import simulate as simulation
+    from toprace_pi.games.toprace.bots.greedy import GreedyBot
+
+    given = []
+    choose = GreedyBot.choose
+
+    def watched(self, game):
+        given.append(game.hands)
+        return choose(self, game)
+
+    monkeypatch.setattr(GreedyBot, "choose", watched)
+    simulation.simulate(load_track("speed-street"), load_deck("standard"), players=3, seed=2)
+    assert given and all(sum(hand is not None for hand in hands) == 1 for hands in given if hands)

@@ -15,7 +15,8 @@ implementing it:
 * ``events``: what happened, each event saying itself with ``text(names)``;
 * ``parse(text)`` / ``str(action)``: the notation of the journal;
 * ``snapshot()``, ``to_dict()`` and ``replayed(log)`` (the same game rebuilt from a log);
-* ``view(seat)``: exactly what that seat may see — its own secrets, never another's;
+* ``view(seat)``: exactly what that seat may see — its own secrets, never another's —
+  as plain values, and ``seen_by(seat)`` the same as a read-only game for its bot;
 * ``clone()``: an independent copy in microseconds, to try actions on or to go back to.
 """
 
@@ -136,6 +137,32 @@ def nth_permutation(items: Sequence[A], index: int) -> list[A]:
     return out
 
 
+class SeatView:
+    """A game as one seat sees it, for its bot: everything public reads through; each
+    per-seat secret the game names in ``SEAT_SECRETS`` (a list with an entry per seat)
+    holds only this seat's own entry, the others ``None``; and nothing can be changed
+    through it. ``seat=None`` is a spectator, who sees no seat's secrets."""
+
+    __slots__ = ("_game", "_seat")
+
+    def __init__(self, game: Any, seat: int | None) -> None:
+        object.__setattr__(self, "_game", game)
+        object.__setattr__(self, "_seat", seat)
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # isinstance() sees the game's class, so a variant's bot knows its rules
+        return type(self._game)
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._game, name)
+        if name in getattr(self._game, "SEAT_SECRETS", ()) and value is not None:
+            return [entry if seat == self._seat else None for seat, entry in enumerate(value)]
+        return value
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a seat's view of the game cannot change it ({name})")
+
+
 class GameState(Protocol):
     """The state of one game (see the module's docstring)."""
 
@@ -156,6 +183,7 @@ class GameState(Protocol):
     def snapshot(self) -> dict[str, Any]: ...
     def to_dict(self) -> dict[str, Any]: ...
     def view(self, seat: int | None) -> dict[str, Any]: ...
+    def seen_by(self, seat: int | None) -> Any: ...
     def clone(self) -> Self: ...
     def replayed(self, log: Sequence[Any]) -> Self: ...
     def winners(self) -> list[int]: ...

@@ -40,7 +40,8 @@ def play(
         if game.to_move == CHANCE:
             action: Action = game.chance(chance)
         else:
-            action = bots[game.to_move].choose(game)  # type: ignore[index]
+            seat = game.seat
+            action = bots[seat].choose(game.seen_by(seat))
         game.apply(action)
         if on_action is not None:
             on_action(game, action)

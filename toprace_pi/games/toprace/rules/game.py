@@ -18,11 +18,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import Any, ClassVar, Self, TypeVar
+from typing import Any, ClassVar, Self, TypeVar, cast
 
 from toprace_pi.core.clone import clone, shared
 from toprace_pi.core.game import CHANCE as CHANCE_DECISION
-from toprace_pi.core.game import NOBODY, ChanceOutcomes, Decision, GameInfo, nth_combination
+from toprace_pi.core.game import NOBODY, ChanceOutcomes, Decision, GameInfo, SeatView, nth_combination
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.toprace.rules.actions import (
     Action,
@@ -993,6 +993,13 @@ class Game:
             snap.update(self.secrets(seat))
         return snap
 
+    def seen_by(self, seat: int | None) -> Game:
+        """The game as ``seat`` sees it (``None``: a spectator), read-only: what its bot decides on
+        (a :class:`~toprace_pi.core.game.SeatView` that reads as this game)."""
+        return cast(Game, SeatView(self, seat))
+
+    #: Per-seat secrets (a list with an entry per seat) that :meth:`seen_by` shows only to their seat.
+    SEAT_SECRETS: ClassVar[frozenset[str]] = frozenset({"hands"})
     #: Keys of :meth:`snapshot` that hold every seat's secrets; :meth:`view` leaves them out.
     SECRET_KEYS: frozenset[str] = frozenset()
 

@@ -207,7 +207,7 @@ class DemoPlayers:
         elif game.seat in self.humans:
             self._await_human(demo)
         else:
-            self._act(demo, game, self.bots[game.seat].choose(game))
+            self._act(demo, game, self.bots[game.seat].choose(game.seen_by(game.seat)))
 
     def _act(self, demo: TopRaceDemo, game: Game, action: Action) -> None:
         """Carry out one decision as a person at the table would."""
@@ -245,7 +245,7 @@ class DemoPlayers:
             if isinstance(event, TipRound):
                 for seat, bot in enumerate(self.bots):
                     self.tips[seat].append(self._human_tip(demo, seat, event) if seat in self.humans
-                                           else bot.tip(game))
+                                           else bot.tip(game.seen_by(seat)))
         self._seen = len(game.events)
 
     def _human_tip(self, demo: TopRaceDemo, seat: int, event: TipRound) -> Car:
@@ -265,7 +265,8 @@ class DemoPlayers:
         aloud = game.clone()
         while aloud.phase is Phase.BID:
             seat = aloud.seat
-            action = self._human_bid(demo, aloud) if seat in self.humans else self.bots[seat].choose(aloud)
+            seen = aloud.seen_by(seat)
+            action = self._human_bid(demo, aloud) if seat in self.humans else self.bots[seat].choose(seen)
             self.tell(f"    {aloud.names[seat]} " + (f"bids {money(action.amount)}" if isinstance(action, Bid)
                                                        else "passes"))
             aloud.apply(action)
@@ -300,7 +301,7 @@ class DemoPlayers:
                 if controller.entry is not window:
                     return  # the window closed while the human thought
             else:
-                claims = isinstance(self.bots[seat].choose(aloud), ClaimPitStop)
+                claims = isinstance(self.bots[seat].choose(aloud.seen_by(seat)), ClaimPitStop)
             if claims:
                 demo.lay(demo.discard, pit_uid(seat))
                 break

@@ -530,6 +530,7 @@ class StocksGame(Game):
         return snap
 
     SECRET_KEYS = Game.SECRET_KEYS | {"stocks"}
+    SEAT_SECRETS = Game.SEAT_SECRETS | {"stocks"}
 
     def secrets(self, seat: int) -> dict[str, Any]:
         """A seat's own stocks are its secret (the table never says them)."""

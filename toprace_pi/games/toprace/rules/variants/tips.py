@@ -99,6 +99,7 @@ class TipsGame(Game):
     """Top Race with Variant A."""
 
     VARIANT = "tips"
+    SEAT_SECRETS = Game.SEAT_SECRETS | {"tips"}
 
     def secrets(self, seat: int) -> dict[str, Any]:
         """The tips a seat has noted are its secret until they are revealed."""
