@@ -160,7 +160,9 @@ class Table:
         self.refresh()
 
     def refresh(self) -> None:
-        self.strip.show(self.view.frame(self.controller.game, self.controller.choice, self.clock()))
+        """The LEDs show what everyone at the table may see: the game as a spectator sees it."""
+        game = self.controller.game.seen_by(None)
+        self.strip.show(self.view.frame(game, self.controller.choice, self.clock()))
 
     def close(self) -> None:
         for slot in self.readers:
