@@ -1024,7 +1024,7 @@ class Game:
     def replay(cls, settings: Settings, track: Track, deck: Deck, log: Sequence[Action | str]) -> Self:
         """Rebuild a game of this class by applying ``log`` (actions or their notation,
         read with the deck's cars) from the start. ``settings.variant`` must be this
-        class's (use :func:`~toprace_pi.games.toprace.rules.variants.replay` to pick the class by it)."""
+        class's (use :func:`~toprace_pi.games.toprace.rules.variants.replay_game` to pick the class by it)."""
         game = cls(settings, track, deck)
         for entry in log:
             game.apply(game.parse(entry) if isinstance(entry, str) else entry)
