@@ -118,9 +118,7 @@ def scoreboard(game: Game) -> list[str]:
     """The standings in a few lines: the race and how many cards were played in it,
     each player's money and cars, and the cars that have finished, with their owners.
     Nothing secret (hands, tips, stocks) is in it: everyone at the table may read it."""
-    cards = 0
-    for event in game.events:
-        cards = 0 if isinstance(event, RaceStarted) else cards + isinstance(event, CardPlayed)
+    cards = len(cards_this_race(game.events))
     lines = [f"Race {game.race} of {game.settings.races}, {cards} card{'' if cards == 1 else 's'} played"]
     width = max(len(n) for n in game.names)
     for seat, name in enumerate(game.names):
@@ -129,6 +127,12 @@ def scoreboard(game: Game) -> list[str]:
     if game.board.finished:
         lines.append("  Finished: " + _placings(game, game.board.finished, _owners_by_race(game)[-1]))
     return lines
+
+
+def cards_this_race(events: Sequence[Event]) -> list[CardPlayed]:
+    """The speed cards played since the last race started, in order."""
+    starts = [n for n, e in enumerate(events) if isinstance(e, RaceStarted)]
+    return [e for e in events[starts[-1]:] if isinstance(e, CardPlayed)] if starts else []
 
 
 def _placings(game: Game, cars: Sequence[Any], owners: dict[Any, int]) -> str:

@@ -16,8 +16,9 @@ from types import TracebackType
 
 from toprace_pi.games.toprace.render.palette import RGB
 from toprace_pi.games.toprace.render.svg import track_svg
+from toprace_pi.games.toprace.report import cards_this_race
 from toprace_pi.games.toprace.rules.board import Board
-from toprace_pi.games.toprace.rules.events import CardPlayed, Event, RaceStarted
+from toprace_pi.games.toprace.rules.events import Event
 from toprace_pi.games.toprace.rules.game import Game
 from toprace_pi.games.toprace.rules.track import Track
 
@@ -29,8 +30,7 @@ INDEX = "index.html"
 def caption(game: Game, events: Sequence[Event]) -> list[str]:
     """The lines under a picture: race, turn and the last card played; who acts
     now and what they must do; then what happened since the previous picture."""
-    race_events = _this_race(game.events)
-    cards = [e for e in race_events if isinstance(e, CardPlayed)]
+    cards = cards_this_race(game.events)
     head = [f"Race {game.race} of {game.settings.races}"]
     if cards:
         head += [f"turn {len(cards)}", f"{game.names[cards[-1].seat]} played {cards[-1].card}"]
@@ -39,11 +39,6 @@ def caption(game: Game, events: Sequence[Event]) -> list[str]:
     if len(said) > MAX_EVENT_LINES:
         said[MAX_EVENT_LINES - 1:] = [f"... and {len(said) - MAX_EVENT_LINES + 1} more"]
     return lines + said
-
-
-def _this_race(events: Sequence[Event]) -> Sequence[Event]:
-    starts = [n for n, e in enumerate(events) if isinstance(e, RaceStarted)]
-    return events[starts[-1]:] if starts else ()
 
 
 def _who_acts(game: Game) -> str:

@@ -983,10 +983,10 @@ class Game:
         return CHANCE_DECISION if self.to_move == CHANCE else Decision.of(self.to_move)
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator): the snapshot without anything
-        secret, and that seat's own secrets (:meth:`secrets`) only."""
+        """What ``seat`` may see (``None``: a spectator): the snapshot without any seat's
+        secrets (:attr:`SEAT_SECRETS`), and that seat's own (:meth:`secrets`) only."""
         snap = self.snapshot()
-        for key in self.SECRET_KEYS:
+        for key in self.SEAT_SECRETS:
             snap.pop(key, None)
         snap["seat"] = seat
         if seat is not None:
@@ -998,10 +998,9 @@ class Game:
         (a :class:`~toprace_pi.core.game.SeatView` that reads as this game)."""
         return cast(Game, SeatView(self, seat))
 
-    #: Per-seat secrets (a list with an entry per seat) that :meth:`seen_by` shows only to their seat.
+    #: Per-seat secrets (a list with an entry per seat) that :meth:`seen_by` shows only to their seat and
+    #: :meth:`view` leaves out of the snapshot (where one is there under the same name).
     SEAT_SECRETS: ClassVar[frozenset[str]] = frozenset({"hands"})
-    #: Keys of :meth:`snapshot` that hold every seat's secrets; :meth:`view` leaves them out.
-    SECRET_KEYS: frozenset[str] = frozenset()
 
     def secrets(self, seat: int) -> dict[str, Any]:
         """Hook: what only ``seat`` knows, as plain values. The base game's one secret

@@ -529,7 +529,6 @@ class StocksGame(Game):
         snap["stock_rounds"] = self.stock_rounds
         return snap
 
-    SECRET_KEYS = Game.SECRET_KEYS | {"stocks"}
     SEAT_SECRETS = Game.SEAT_SECRETS | {"stocks"}
 
     def secrets(self, seat: int) -> dict[str, Any]:
