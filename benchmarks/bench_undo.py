@@ -11,8 +11,8 @@
 * ``clone()``: the copy the table takes before each action (and tries several
   actions on). ``replay``: what UNDO and a several-action step cost before clones
   (the whole log applied again), for comparison.
-* UNDO: a held UNDO taking back the last action (the clone kept when it was taken),
-  written to the journal.
+* UNDO: a held UNDO taking back the last action (from the copy the table kept once
+  its LEDs showed the step before), written to the journal.
 * A step of several actions: OK closing the claim window (a pass for each seat
   asked), checked on a clone, written to the journal, then taken.
 * The demo: a whole Pit Stop demo of 1, 5 and 20 races at the simulated table,
@@ -107,11 +107,14 @@ def long_match_figures(game: Game, points: tuple[int, ...], unit: float, folder:
         replay = timed(lambda: type(position).replay(position.settings, position.track, position.deck,
                                                      position.log), 3)
         steps, undos = [], []
+        controller.remember()  # the table keeps the game once its LEDs show the window open
         for _ in range(7):  # OK closes the window; UNDO takes each of its actions back again
             before = len(controller.game.log)
             steps.append(timed(lambda: controller.handle(ButtonPressed("ok")), 1))
+            controller.remember()  # as the table does once its LEDs show the step
             while len(controller.game.log) > before:
                 undos.append(timed(lambda: controller.handle(ButtonPressed("undo", held=True)), 1))
+                controller.remember()
         several, undo = statistics.median(steps), statistics.median(undos)
         controller.journal.close()  # type: ignore[union-attr]
         print(f"{length:>8} {_both(clone, unit):>18} {_both(replay, unit):>22} {_both(undo, unit):>18} "

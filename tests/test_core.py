@@ -128,6 +128,7 @@ def test_undo_goes_back_through_kept_clones_and_then_through_the_log():
                                  sound=SilentSound(), dealer=lambda g: game.log[0])  # type: ignore[arg-type,return-value]
     for action in game.log[1:]:
         controller._apply(action)
+        controller.remember()  # as the table does once its LEDs show the step
     assert controller.game.to_dict() == game.to_dict()
     for back in range(1, UNDO_DEPTH + 10):  # past the clones kept, the log rebuilds it
         controller.handle(ButtonPressed("undo", held=True))

@@ -91,7 +91,7 @@ class TableController:
         self.refusals = 0
         self._told = len(game.events)
         self._retry = False
-        #: The game before each of the last actions taken here (UNDO goes back to one).
+        #: The game as it was after each of the last steps (kept by :meth:`remember`): UNDO goes back from one.
         self._history: deque[Any] = deque(maxlen=UNDO_DEPTH)
         self._prepare()
 
@@ -196,7 +196,6 @@ class TableController:
                     trial.apply(action)
             self.journal.append(actions, input_number=self.inputs, by=None if automatic else self._input)
         for action in actions:
-            self._history.append(self.game.clone())
             self.game.apply(action)
             self._tell_events()
 
@@ -222,15 +221,29 @@ class TableController:
         self.say(self.side.taken_back(last))
         self._prepare()
 
+    def remember(self) -> None:
+        """Keep the game as it is now for UNDO, if it changed since last kept. The table
+        calls this once its LEDs show the step, so the copy is off the way from a card
+        laid to its light."""
+        if not self._history or len(self._history[-1].log) != len(self.game.log):
+            self._history.append(self.game.clone())
+
     def _before_last_step(self) -> Any:
-        """The game as it was before its last action: a clone kept when the action
-        was taken here, else (further back than :data:`UNDO_DEPTH`, or a game resumed
-        from the journal) rebuilt from the log."""
+        """The game as it was before its last action: the latest copy kept from before
+        it, with the actions after it taken again (a step of several actions), else
+        (further back than :data:`UNDO_DEPTH`, or a game resumed from the journal)
+        rebuilt from the log."""
         game = self.game
-        if self._history and len(self._history[-1].log) == len(game.log) - 1:
-            return self._history.pop()
-        self._history.clear()
-        return game.replayed(game.log[:-1])
+        target = len(game.log) - 1
+        while self._history and len(self._history[-1].log) > target:
+            self._history.pop()
+        if not self._history:
+            return game.replayed(game.log[:target])
+        kept = self._history[-1]
+        earlier = self._history.pop() if len(kept.log) == target else kept.clone()
+        for action in game.log[len(earlier.log):target]:
+            earlier.apply(action)
+        return earlier
 
     def _prepare(self, *, quiet: bool = False) -> None:
         """Set up the next decision: a step due without input (a deal), an entry of

@@ -158,6 +158,7 @@ class Table:
                 break
             self.controller.handle(event)
         self.refresh()
+        self.controller.remember()
 
     def refresh(self) -> None:
         """The LEDs show what everyone at the table may see: the game as a spectator sees it."""
