@@ -123,11 +123,11 @@ body {{ font-family: sans-serif; margin: 1em; background: #f7f7f2; }}
 <body>
 <h1>{title}</h1>
 <div id="controls">
-<button id="first" title="first frame">&#x23EE;</button>
+<button id="first" title="first frame">|&#x25C0;</button>
 <button id="back" title="one step back (left arrow)">&#x25C0;</button>
 <button id="play" title="play or pause (space)">Play</button>
 <button id="forward" title="one step on (right arrow)">&#x25B6;</button>
-<button id="last" title="last frame">&#x23ED;</button>
+<button id="last" title="last frame">&#x25B6;|</button>
 <input id="slider" type="range" min="0" max="{last}" value="0" step="1">
 <span id="where"></span>
 </div>
