@@ -96,7 +96,8 @@ class GreedyBot:
     def _hand_points(self, game: Game, seat: int) -> dict[Car, int]:
         """Movement points per car in the seat's hand; the hand does not change
         during the auctions, so this is counted once per race."""
-        key = (id(game), game.race, seat)
+        hand = game.hands[seat] if game.hands else None
+        key = (game.race, seat, tuple(hand) if hand is not None else None)
         if self._points is None or self._points[0] != key:
             self._points = (key, self._count_points(game, seat))
         return self._points[1]
