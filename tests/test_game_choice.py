@@ -47,7 +47,7 @@ def test_a_journal_from_before_the_header_named_its_game_is_top_races(tmp_path):
     assert journal_game(path) == "toprace" and load(path).settings.players == ("Anna", "Ben")
 
 
-@pytest.mark.parametrize(("game", "why"), [({"name": "autorace", "version": 1}, "a journal of the game 'autorace'"),
+@pytest.mark.parametrize(("game", "why"), [({"name": "chess", "version": 1}, "a journal of the game 'chess'"),
                                            ({"name": "toprace", "version": 9}, "version 9 of Top Race's rules"),
                                            ("toprace", "the header's game is not valid")])
 def test_a_journal_of_another_game_or_rules_version_is_refused_by_name(tmp_path, game, why):
@@ -56,16 +56,16 @@ def test_a_journal_of_another_game_or_rules_version_is_refused_by_name(tmp_path,
 
 
 def test_replay_of_another_games_journal_says_so_in_one_line(tmp_path, capsys):
-    path = header_says(tmp_path, {"name": "autorace", "version": 1})
+    path = header_says(tmp_path, {"name": "chess", "version": 1})
     assert main(["replay", str(path), "--fast"]) == 2
     err = capsys.readouterr().err
-    assert "no game called 'autorace'" in err and "Traceback" not in err
+    assert "no game called 'chess'" in err and "Traceback" not in err
 
 
 def test_the_config_names_the_game_and_refuses_an_unknown_one():
     assert parse_config({}, "t").game == "toprace"
     assert parse_config({"game": {"name": "toprace"}}, "t").game == "toprace"
-    with pytest.raises(DataError, match=r"\[game\] name: one of the games \(toprace\), not 'chess'"):
+    with pytest.raises(DataError, match=r"\[game\] name: one of the games \(toprace, autorace\), not 'chess'"):
         parse_config({"game": {"name": "chess"}}, "t")
 
 

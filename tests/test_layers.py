@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from toprace_pi.core import registry
+
 PACKAGE = Path(__file__).resolve().parent.parent / "toprace_pi"
 GAMES = PACKAGE / "games"
 #: Lowest first. Modules outside these folders (errors, files, text, service) are used by any layer.
@@ -108,7 +110,8 @@ def test_every_games_rules_engine_is_pure():
             assert outside == [], f"{name(path)} imports {outside}"
 
 
-def test_there_is_a_game_and_the_layers_are_where_they_say():
-    assert [p.name for p in GAME_FOLDERS] == ["toprace"]
+def test_every_registered_game_has_a_folder_and_the_layers_are_where_they_say():
+    assert [p.name for p in GAME_FOLDERS] == sorted(registry.KNOWN)
+    assert all(registry.KNOWN[p.name] == module_of(p / "__init__.py").removesuffix(".__init__") for p in GAME_FOLDERS)
     assert all((PACKAGE / layer).is_dir() for layer in ("core", "hardware", "table", "games"))
-    assert all((GAMES / "toprace" / layer).is_dir() for layer in GAME_LAYERS)
+    assert all((folder / layer).is_dir() for folder in GAME_FOLDERS for layer in ("rules", "table"))

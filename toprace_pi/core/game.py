@@ -140,8 +140,9 @@ def nth_permutation(items: Sequence[A], index: int) -> list[A]:
 class SeatView:
     """A game as one seat sees it, for its bot: everything public reads through; each
     per-seat secret the game names in ``SEAT_SECRETS`` (a list with an entry per seat)
-    holds only this seat's own entry, the others ``None``; and nothing can be changed
-    through it. ``seat=None`` is a spectator, who sees no seat's secrets."""
+    holds only this seat's own entry, the others ``None``; what it names in
+    ``SEAT_HIDDEN`` (a log holding sealed choices) is not there at all; and nothing can
+    be changed through it. ``seat=None`` is a spectator, who sees no seat's secrets."""
 
     __slots__ = ("_game", "_seat")
 
@@ -154,6 +155,8 @@ class SeatView:
         return type(self._game)
 
     def __getattr__(self, name: str) -> Any:
+        if name in getattr(self._game, "SEAT_HIDDEN", ()):
+            raise AttributeError(f"a seat's view of the game does not show its {name}")
         value = getattr(self._game, name)
         if name in getattr(self._game, "SEAT_SECRETS", ()) and value is not None:
             return [entry if seat == self._seat else None for seat, entry in enumerate(value)]

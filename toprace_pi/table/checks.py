@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from toprace_pi.text import printable
+
 
 def table(data: Mapping[str, Any], key: str, problems: list[str]) -> dict[str, Any]:
     value = data.get(key, {})
@@ -44,3 +46,17 @@ def is_file(value: str) -> bool:
         return Path(value).is_file()
     except OSError:  # a name too long for the file system, say
         return False
+
+
+def players(value: object, most: int, default: tuple[str, ...], problems: list[str]) -> tuple[str, ...]:
+    """``[game] players``: 2 to ``most`` different printable names."""
+    names = tuple(value) if isinstance(value, list) else ()
+    if (not 2 <= len(names) <= most or not all(isinstance(n, str) and n for n in names)
+            or len(set(names)) < len(names)):
+        problems.append(f"[game] players: a list of 2 to {most} different names")
+        return default
+    odd = [printable(n) for n in names if not n.isprintable()]
+    if odd:
+        problems.append(f"[game] players: a name may hold no control characters ({', '.join(odd)})")
+        return default
+    return names

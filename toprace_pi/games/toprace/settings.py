@@ -10,8 +10,7 @@ from typing import Any
 from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
 from toprace_pi.games.toprace.rules.game import Game, Settings
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
-from toprace_pi.table.checks import is_file, positive, whole
-from toprace_pi.text import printable
+from toprace_pi.table.checks import is_file, players, positive, whole
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
 #: Pit Stop rule: seconds the table waits for claims after a card is played, unless the section says otherwise.
@@ -48,7 +47,7 @@ def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
     return TableGame(
         track=_shipped(game, "track", track_names(), DEFAULT_TRACK, problems),
         deck=_shipped(game, "deck", deck_names(), DEFAULT_DECK, problems),
-        players=_players(game.get("players", list(DEFAULT_PLAYERS)), problems),
+        players=players(game.get("players", list(DEFAULT_PLAYERS)), 6, DEFAULT_PLAYERS, problems),
         races=whole(game.get("races", 1), "[game] races", 1, 99, problems),
         variant=_variant(game.get("variant", "base"), problems),
         claim_window=positive(game.get("claim_window", CLAIM_WINDOW), "[game] claim_window", problems),
@@ -70,15 +69,3 @@ def _variant(value: object, problems: list[str]) -> str:
         problems.append(f"[game] variant: one of {', '.join(variant_names())}, not {value!r}")
         return "base"
     return str(value)
-
-
-def _players(value: object, problems: list[str]) -> tuple[str, ...]:
-    names = tuple(value) if isinstance(value, list) else ()
-    if not 2 <= len(names) <= 6 or not all(isinstance(n, str) and n for n in names) or len(set(names)) < len(names):
-        problems.append("[game] players: a list of 2 to 6 different names")
-        return DEFAULT_PLAYERS
-    odd = [printable(n) for n in names if not n.isprintable()]
-    if odd:
-        problems.append(f"[game] players: a name may hold no control characters ({', '.join(odd)})")
-        return DEFAULT_PLAYERS
-    return names

@@ -49,12 +49,12 @@ Board profiles (which LED lies under which space) are loaded by
 
 from __future__ import annotations
 
-import tomllib
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toprace_pi.errors import DataError
+from toprace_pi.datafiles import read_toml, shipped_names
 from toprace_pi.games.toprace.rules.cards import Deck
 from toprace_pi.games.toprace.rules.track import Track
 
@@ -68,12 +68,12 @@ DEFAULT_TIP_TABLE = "standard"
 
 def track_names() -> list[str]:
     """The shipped tracks, by file name (``"speed-street"``...)."""
-    return sorted(_stem(p.name) for p in _folder("tracks").iterdir() if p.name.endswith(".toml"))
+    return shipped_names(_folder("tracks"))
 
 
 def deck_names() -> list[str]:
     """The shipped decks, by file name (``"older-edition"``, ``"standard"``)."""
-    return sorted(_stem(p.name) for p in _folder("decks").iterdir() if p.name.endswith(".toml"))
+    return shipped_names(_folder("decks"))
 
 
 def load_track(name_or_path: str | Path = DEFAULT_TRACK) -> Track:
@@ -81,32 +81,32 @@ def load_track(name_or_path: str | Path = DEFAULT_TRACK) -> Track:
 
     A track file's :attr:`~Track.slug` is its absolute path, so a game recorded on it (a journal, a saved
     game) loads it again from any working directory."""
-    source, text = _read("tracks", name_or_path, track_names())
+    source, document = read_toml(_folder("tracks"), name_or_path, track_names())
     slug = str(name_or_path) if str(name_or_path) in track_names() else str(Path(source).resolve())
-    return Track.from_dict(_parse(source, text), source, slug=slug)
+    return Track.from_dict(document, source, slug=slug)
 
 
 def load_deck(name_or_path: str | Path = DEFAULT_DECK) -> Deck:
     """A shipped deck by name (``"standard"``, ``"older-edition"``) or a deck file by path, with its edition's cars."""
-    source, text = _read("decks", name_or_path, deck_names())
-    return Deck.from_dict(_parse(source, text), source)
+    source, document = read_toml(_folder("decks"), name_or_path, deck_names())
+    return Deck.from_dict(document, source)
 
 
 def tip_table_names() -> list[str]:
-    return sorted(_stem(p.name) for p in _folder("tips").iterdir() if p.name.endswith(".toml"))
+    return shipped_names(_folder("tips"))
 
 
 def load_tip_table(name_or_path: str | Path = DEFAULT_TIP_TABLE) -> TipTable:
     """The Tips variant's table: shipped (``"standard"``) or a file by path."""
     from toprace_pi.games.toprace.rules.variants.tips import TipTable
 
-    source, text = _read("tips", name_or_path, tip_table_names())
-    return TipTable.from_dict(_parse(source, text), source)
+    source, document = read_toml(_folder("tips"), name_or_path, tip_table_names())
+    return TipTable.from_dict(document, source)
 
 
 def profile_names() -> list[str]:
     """The tracks with a shipped LED profile, by track file name."""
-    return sorted(_stem(p.name) for p in _folder("profiles").iterdir() if p.name.endswith(".toml"))
+    return shipped_names(_folder("profiles"))
 
 
 def read_document(kind: str, name_or_path: str | Path, shipped: list[str]) -> tuple[str, dict]:
@@ -115,40 +115,8 @@ def read_document(kind: str, name_or_path: str | Path, shipped: list[str]) -> tu
     For loaders that live above this package, such as the board profiles' in
     :mod:`toprace_pi.games.toprace.table.board`.
     """
-    source, text = _read(kind, name_or_path, shipped)
-    return source, _parse(source, text)
+    return read_toml(_folder(kind), name_or_path, shipped)
 
 
-def _folder(kind: str):
+def _folder(kind: str) -> Traversable:
     return resources.files(__package__).joinpath(kind)
-
-
-def _stem(filename: str) -> str:
-    return filename.removesuffix(".toml")
-
-
-def _read(kind: str, name_or_path: str | Path, shipped: list[str]) -> tuple[str, str]:
-    name = str(name_or_path)
-    if name in shipped:
-        return f"{kind}/{name}.toml", _folder(kind).joinpath(f"{name}.toml").read_text("utf-8")
-    path = Path(name_or_path)
-    try:
-        is_file = path.is_file()
-    except OSError as exc:  # a name too long for the file system, say
-        raise DataError(name, [f"cannot be read: {exc.strerror}"]) from None
-    if not is_file:
-        choices = ", ".join(shipped)
-        raise DataError(name, [f"no such file, and not a shipped {kind[:-1]} ({choices})"])
-    try:
-        return str(path), path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DataError(str(path), [f"cannot be read: {exc}"]) from None
-
-
-def _parse(source: str, text: str) -> dict:
-    try:
-        return tomllib.loads(text)
-    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4300 digits
-        raise DataError(source, [f"not valid TOML: {exc}"]) from None
-    except RecursionError:
-        raise DataError(source, ["not valid TOML: nested too deeply"]) from None

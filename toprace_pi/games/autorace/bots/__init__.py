@@ -1,0 +1,27 @@
+"""AUTORACE's bots: each picks its seat's sealed card from that seat's view alone
+(:meth:`~toprace_pi.games.autorace.rules.game.Autorace.view`, plain values): it never
+sees another seat's sealed card, since it is never handed the game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+
+class Bot(Protocol):
+    def choose(self, view: dict[str, Any]) -> int:
+        """The card to lay, one of ``view["my_options"]`` (the banner is 0)."""
+        ...
+
+
+def make_bot(kind: str, seed: int) -> Bot:
+    """A bot by name (one of :data:`BOT_KINDS`)."""
+    if kind not in _KINDS:
+        raise ValueError(f"unknown bot {kind!r} (one of {', '.join(_KINDS)})")
+    return _KINDS[kind](seed)
+
+
+from toprace_pi.games.autorace.bots.random_bot import RandomBot  # noqa: E402  (after Bot: kept together)
+
+_KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+BOT_KINDS = tuple(_KINDS)
