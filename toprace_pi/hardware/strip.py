@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import itertools
 import logging
 import os
 import re
@@ -81,12 +82,25 @@ def check_frame(frame: Sequence[RGB], count: int) -> list[RGB]:
     first bad LED: a wrong frame is the caller's bug, not the strip's failure."""
     if len(frame) != count:
         raise ValueError(f"a frame needs {count} colours, one per LED, not {len(frame)}")
+    if _plain(frame):
+        return list(map(tuple, frame))  # type: ignore[arg-type]
     checked = []
     for n, colour in enumerate(frame):
         if not (isinstance(colour, (tuple, list)) and len(colour) == 3 and all(_is_byte(v) for v in colour)):
             raise ValueError(f"LED {n}: {colour!r} is not an (r, g, b) colour of whole numbers 0-255")
         checked.append((colour[0], colour[1], colour[2]))
     return checked
+
+
+def _plain(frame: Sequence[RGB]) -> bool:
+    """Whether every colour is a tuple or list of three ints 0-255 (and no bool): the check
+    of every frame, made at C speed (:func:`check_frame` then names the first bad LED)."""
+    if not set(map(type, frame)) <= {tuple, list} or set(map(len, frame)) != {3}:
+        return False
+    values = list(itertools.chain.from_iterable(frame))
+    if set(map(type, values)) != {int}:
+        return False
+    return min(values) >= 0 and max(values) <= 255
 
 
 def _is_byte(value: object) -> bool:

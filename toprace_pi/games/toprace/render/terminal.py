@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 import shutil
 import textwrap
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -85,7 +86,7 @@ def render_track(
     if width < MIN_WIDTH:
         raise ValueError(f"width {width} is too narrow to draw a track (at least {MIN_WIDTH})")
     mode = colour if isinstance(colour, ColourMode) else ColourMode.TRUECOLOR if colour else ColourMode.NONE
-    layout = _Layout.of(track)
+    layout = _layout(track)
     highlight = highlight or {}
     draw = _Cells(
         {space: car for car, space in board.at.items()} if board else {},
@@ -181,6 +182,17 @@ class _Layout:
         """The column a front edge at ``position`` would be drawn in."""
         stretch = next((s for s in self.stretches if position <= s.hi), self.stretches[-1])
         return stretch.column(position)
+
+
+#: Each track's layout, worked out once: the demo draws the board after every step.
+_LAYOUTS: weakref.WeakKeyDictionary[Track, _Layout] = weakref.WeakKeyDictionary()
+
+
+def _layout(track: Track) -> _Layout:
+    layout = _LAYOUTS.get(track)
+    if layout is None:
+        layout = _LAYOUTS[track] = _Layout.of(track)
+    return layout
 
 
 def _lines(track: Track) -> list[tuple[str, float]]:
