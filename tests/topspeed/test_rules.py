@@ -437,25 +437,66 @@ def test_every_action_reads_back_from_its_notation():
             game.parse(bad)
 
 
-def test_a_refused_chance_outcome_names_what_chance_decides_and_changes_nothing():
+def test_a_refused_action_names_why_and_changes_nothing():
     from toprace_pi.games.topspeed.rules import Shuffle, StartOrder
 
     game = race(2)
+    game.apply(game.parse("pit stop 0"))  # the new deck's shuffle is chance's now
     before = state(game)
-    with pytest.raises(IllegalActionError, match="chance does not decide that now: Anna's turn"):
-        game.apply(StartOrder(0))
-    play(game, "pit stop 0")  # settle() shuffled at once; try again with a pit stop pending
-    game2 = race(2)
-    game2.apply(game2.parse("pit stop 0"))
-    with pytest.raises(IllegalActionError, match="out of range"):
-        game2.apply(Shuffle(0, math.factorial(68)))
-    with pytest.raises(IllegalActionError, match="not Ben's turn: the shuffle of Anna's deck"):
-        game2.apply(game2.parse("draw 1"))
-    assert state(race(2)) == before
-    assert game2.seen_by(1).decision.chance and conserved(game2)
+    for action, why in ((StartOrder(0), "chance does not decide that now: the shuffle of Anna's deck"),
+                        (Shuffle(0, math.factorial(68)), "outcome 2480.* of 2480.*: out of range"),
+                        (Shuffle(1, 0), "chance does not decide that now"),
+                        (game.parse("draw 1"), "not Ben's turn: the shuffle of Anna's deck"),
+                        (game.parse("draw 5"), "there is no seat 5")):
+        with pytest.raises(IllegalActionError, match=why):
+            game.apply(action)
+        assert state(game) == before
+    assert game.seen_by(1).decision.chance and conserved(game)
 
 
 def test_round_ends_are_told():
     game = race(2)
     play(game, "pit stop 0")
     assert game.ends[ANNA] is RoundEnd.PIT_STOP and game.view(None)["round_ended"][ANNA] == "PIT_STOP"
+
+
+def test_qualifying_a_player_whose_deck_runs_out_before_drawing_makes_no_lap():
+    game = race(2, qualifying=True)
+    game.discards[ANNA] += game.decks[ANNA]
+    game.decks[ANNA].clear()
+    assert [str(a) for a in game.legal_actions()] == ["sit out 0"]
+
+
+def test_fastest_lap_counts_neither_closing_up_behind_the_safety_car_nor_the_qualifying():
+    game = race(3, fastest_lap=True, qualifying=True)
+    play_round(game, {ANNA: ["4", "4", "4"], BEN: ["1"], CARLA: ["1"]})
+    play_round(game, {ANNA: ["sit out"], BEN: ["sit out"], CARLA: ["sit out"]})
+    assert game.stage is Stage.RACE and game.fastest == [0, 0, 0] and game.qualifying_times == [12, 1, 1]
+    place(game, Anna=20, Ben=10, Carla=2)
+    play_round(game, {ANNA: ["safety_car", "1"], BEN: ["safety_car", "2"], CARLA: ["3"]})
+    assert game.progress == [21, 20, 19] and game.fastest == [1, 2, 3]
+
+
+def test_kers_laying_the_kept_card_counts_as_a_draw_no_pit_stop_after_it():
+    game = race(2, kers=True)
+    stack(game, ANNA, "3")
+    play(game, "draw 0", "keep 0", "draw 1", "pass 0", "pass 1")
+    play(game, "use kept 0")
+    play(game, "draw 1")
+    assert [str(a) for a in game.legal_actions()] == ["draw 0", "pass 0"]
+
+
+def test_the_blank_card_a_third_blank_in_the_same_round_changes_nothing():
+    game = race(3, blank_card=True)
+    play_round(game, {ANNA: ["blank"], BEN: ["blank"], CARLA: ["blank"]})
+    assert game.chaotic_weather
+    assert [e for e in game.events if isinstance(e, ev.TableCards)] == [ev.TableCards(Kind.BLANK, chaotic=True)]
+
+
+def test_the_blank_card_damage_taken_before_the_weather_turns_stays_and_the_qualifyings_weather_holds():
+    game = race(2, blank_card=True, qualifying=True)
+    play_round(game, {ANNA: ["tire_trouble", "tire_trouble"], BEN: ["1"]})
+    play_round(game, {ANNA: ["blank", "1"], BEN: ["blank", "1"]})
+    assert game.chaotic_weather and [c.word for c in game.damage[ANNA]] == ["tire_trouble"]
+    play_round(game, {ANNA: ["sit out"], BEN: ["sit out"]})
+    assert game.stage is Stage.RACE and game.chaotic_weather and game.damage == [[], []]

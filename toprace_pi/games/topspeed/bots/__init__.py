@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from toprace_pi.core import bots
+from toprace_pi.games.topspeed.bots.random_bot import RandomBot
 from toprace_pi.games.topspeed.rules import Action
 
 
@@ -16,14 +18,10 @@ class Bot(Protocol):
         ...
 
 
+KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+BOT_KINDS = tuple(KINDS)
+
+
 def make_bot(kind: str, seed: int) -> Bot:
     """A bot by name (one of :data:`BOT_KINDS`)."""
-    if kind not in _KINDS:
-        raise ValueError(f"unknown bot {kind!r} (one of {', '.join(_KINDS)})")
-    return _KINDS[kind](seed)
-
-
-from toprace_pi.games.topspeed.bots.random_bot import RandomBot  # noqa: E402  (after Bot: kept together)
-
-_KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
-BOT_KINDS = tuple(_KINDS)
+    return bots.make_bot(KINDS, kind, seed)
