@@ -56,11 +56,11 @@ def settle(game: TopSpeed, order: Sequence[int] | None = None) -> None:
 def stack(game: TopSpeed, seat: int, *words: str) -> None:
     """Put these cards on top of ``seat``'s deck, the first word drawn first (each taken from the deck,
     or else from the discard pile: the cards stay the seat's)."""
-    deck, pile = game.decks[seat], game.discards[seat]
+    deck, pile = list(game.decks[seat]), list(game.discards[seat])
     cards = [card_of(word) for word in words]
     for card in cards:
         (deck if card in deck else pile).remove(card)
-    deck.extend(reversed(cards))
+    game.decks[seat], game.discards[seat] = (*deck, *reversed(cards)), tuple(pile)
 
 
 def place(game: TopSpeed, **progress: int) -> None:

@@ -82,8 +82,7 @@ def test_every_card_stays_its_players_deck_row_discard_pile_damage_row_or_kept_a
 def _others_changed(game: TopSpeed, seat: int) -> TopSpeed:
     """The same moment with every deck in another order and every other seat's secret cards changed."""
     other = game.clone()
-    for deck in other.decks:
-        deck.reverse()
+    other.decks = [deck[::-1] for deck in other.decks]
     for s in range(len(other.names)):
         if s != seat:
             other.kept[s], other.drawn[s] = _another(other.kept[s]), _another(other.drawn[s])

@@ -96,13 +96,13 @@ def test_two_identical_trouble_cards_end_the_round_with_no_movement():
     assert game.progress[ANNA] == 0 and moves(game) == [(BEN, 2, "cards")]
     out = [e for e in game.events if isinstance(e, ev.OutOfRound)]
     assert out == [ev.OutOfRound(ANNA, Kind.OFF_TRACK)]
-    assert len(game.discards[ANNA]) == 4 and game.damage[ANNA] == []
+    assert len(game.discards[ANNA]) == 4 and game.damage[ANNA] == ()
 
 
 def test_a_single_trouble_card_does_nothing_by_itself():
     game = race(2)
     play_round(game, {ANNA: ["tire_trouble", "engine_trouble", "drive_through", "off_track", "3"], BEN: ["1"]})
-    assert moves(game)[0] == (ANNA, 3, "cards") and game.damage[ANNA] == []
+    assert moves(game)[0] == (ANNA, 3, "cards") and game.damage[ANNA] == ()
 
 
 def test_a_pair_of_tire_or_engine_troubles_puts_one_in_the_damage_row_costing_a_point_each_round():
@@ -169,7 +169,7 @@ def test_a_pit_stop_takes_every_card_into_a_new_deck_and_the_car_back_8_and_2_pe
     play_round(game, {ANNA: ["2"], BEN: ["1"]})
     assert len(game.discards[ANNA]) == 2 and len(game.damage[ANNA]) == 1
     play(game, "pit stop 0")
-    assert game.decks[ANNA] and len(game.decks[ANNA]) == 68 and game.discards[ANNA] == game.damage[ANNA] == []
+    assert game.decks[ANNA] and len(game.decks[ANNA]) == 68 and game.discards[ANNA] == game.damage[ANNA] == ()
     assert [e for e in game.events if isinstance(e, ev.Shuffled)][-1] == ev.Shuffled(ANNA, 68)
     stack(game, BEN, "1")
     play(game, "draw 1", "pass 1")
@@ -208,13 +208,13 @@ def test_played_cards_go_to_the_discard_pile_after_the_movement_phase_damage_sta
     game = race(2)
     play_round(game, {ANNA: ["3", "tire_trouble", "2", "tire_trouble"], BEN: ["1"]})
     assert sorted(c.word for c in game.discards[ANNA]) == ["2", "3", "tire_trouble"]
-    assert [c.word for c in game.damage[ANNA]] == ["tire_trouble"] and game.rows == [[], []]
+    assert [c.word for c in game.damage[ANNA]] == ["tire_trouble"] and game.rows == [(), ()]
 
 
 def test_a_deck_that_runs_out_must_pass_after_a_draw_or_make_a_pit_stop():
     game = race(2)
     game.discards[ANNA] += game.decks[ANNA]
-    game.decks[ANNA].clear()
+    game.decks[ANNA] = ()
     stack(game, ANNA, "2")  # the one card left
     play(game, "draw 0", "draw 1")
     assert [str(a) for a in game.legal_actions()] == ["pass 0"]
@@ -247,7 +247,7 @@ def test_two_safety_cars_bring_it_out_the_cars_close_up_and_three_rounds_of_one_
     lap = game.lap
     assert game.under_safety_car and [str(a) for a in game.legal_actions()] == ["draw 0", "pit stop 0"]
     play(game, "draw 0")  # drawn and discarded: the round is over for Anna
-    assert game.rows[ANNA] == [] and len(game.discards[ANNA]) == 3 and game.turn == BEN
+    assert game.rows[ANNA] == () and len(game.discards[ANNA]) == 3 and game.turn == BEN
     play(game, "pit stop 1", "draw 2")
     assert game.lap == lap + 1 and game.race_order() == [ANNA, CARLA, BEN]
     assert game.progress == [22, 20, 21]  # Ben went 8 back, then all closed up again
@@ -300,7 +300,7 @@ def test_qualifying_orders_the_grid_by_fastest_lap_and_returns_every_card_to_the
     assert game.qualifying_times == [8, 11, 0] and len(game.damage[CARLA]) == 1
     play_round(game, {ANNA: ["sit out"], BEN: ["sit out"], CARLA: ["sit out"]})  # nobody: it ends now
     assert game.stage is Stage.RACE and game.race_order() == [BEN, ANNA, CARLA]
-    assert all(len(deck) == 68 for deck in game.decks) and game.damage == [[], [], []]
+    assert all(len(deck) == 68 for deck in game.decks) and game.damage == [(), (), ()]
     assert ev.QualifyingEnded((8, 11, 0)) in game.events
 
 
@@ -401,7 +401,7 @@ def test_no_kers_no_keeping():
     game = race(2)
     stack(game, ANNA, "3")
     play(game, "draw 0")
-    assert game.drawn[ANNA] is None and game.rows[ANNA] == [card_of("3")]
+    assert game.drawn[ANNA] is None and game.rows[ANNA] == (card_of("3"),)
     play(game, "draw 1")
     with pytest.raises(IllegalActionError, match="KERS is not played"):
         game.apply(game.parse("use kept 0"))
@@ -413,7 +413,7 @@ def test_the_blank_card_as_chaotic_weather_tire_troubles_act_as_off_track_until_
     assert game.chaotic_weather and ev.TableCards(Kind.BLANK, chaotic=True) in game.events
     assert ev.OutOfRound(CARLA, Kind.OFF_TRACK) in game.events
     play_round(game, {ANNA: ["tire_trouble", "tire_trouble"], BEN: ["1"], CARLA: ["1"]})
-    assert game.damage[ANNA] == []  # a pair of "Off Tracks": out, no damage card
+    assert game.damage[ANNA] == ()  # a pair of "Off Tracks": out, no damage card
     play_round(game, {ANNA: ["blank", "1"], BEN: ["1"], CARLA: ["blank", "1"]})
     assert not game.chaotic_weather
     play_round(game, {ANNA: ["tire_trouble", "tire_trouble"], BEN: ["1"], CARLA: ["1"]})
@@ -463,7 +463,7 @@ def test_round_ends_are_told():
 def test_qualifying_a_player_whose_deck_runs_out_before_drawing_makes_no_lap():
     game = race(2, qualifying=True)
     game.discards[ANNA] += game.decks[ANNA]
-    game.decks[ANNA].clear()
+    game.decks[ANNA] = ()
     assert [str(a) for a in game.legal_actions()] == ["sit out 0"]
 
 
@@ -499,4 +499,4 @@ def test_the_blank_card_damage_taken_before_the_weather_turns_stays_and_the_qual
     play_round(game, {ANNA: ["blank", "1"], BEN: ["blank", "1"]})
     assert game.chaotic_weather and [c.word for c in game.damage[ANNA]] == ["tire_trouble"]
     play_round(game, {ANNA: ["sit out"], BEN: ["sit out"]})
-    assert game.stage is Stage.RACE and game.chaotic_weather and game.damage == [[], []]
+    assert game.stage is Stage.RACE and game.chaotic_weather and game.damage == [(), ()]

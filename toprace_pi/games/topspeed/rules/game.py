@@ -56,6 +56,8 @@ DEFAULT_LAPS = 10
 MAX_LAPS = 200
 #: In the chance queue: the starting order (the other entries are seats whose deck is shuffled).
 GRID = -1
+#: A deck, row, discard pile or damage row.
+Pile = tuple[Card, ...]
 
 
 class Stage(enum.Enum):
@@ -125,12 +127,13 @@ class TopSpeed:
         self.names = tuple(settings.players)
         cards = deck.for_race(settings.race, settings.removed, settings.blank_card)
         seats = range(count)
-        #: Each seat's draw deck, top card last; before a shuffle in the deck file's order.
-        self.decks = [list(cards) for _ in seats]
+        #: Each seat's draw deck, top card last (before a shuffle in the deck file's order), row, discard
+        #: pile and damage row. Each is a tuple, replaced when it changes: a clone shares them.
+        self.decks = [cards for _ in seats]
         self.deck_size = len(cards)
-        self.rows: list[list[Card]] = [[] for _ in seats]
-        self.discards: list[list[Card]] = [[] for _ in seats]
-        self.damage: list[list[Card]] = [[] for _ in seats]
+        self.rows: list[Pile] = [() for _ in seats]
+        self.discards: list[Pile] = [() for _ in seats]
+        self.damage: list[Pile] = [() for _ in seats]
         self.kept: list[Card | None] = [None for _ in seats]
         self.drawn: list[Card | None] = [None for _ in seats]
         #: Spaces each car has gone since the start (see :mod:`~toprace_pi.games.topspeed.rules.circuit`).
@@ -372,7 +375,7 @@ class TopSpeed:
         self._chance_done()
 
     def _shuffle(self, seat: int, index: int) -> None:
-        self.decks[seat] = nth_permutation(self.decks[seat], index)
+        self.decks[seat] = tuple(nth_permutation(self.decks[seat], index))
         self.events.append(ev.Shuffled(seat, len(self.decks[seat])))
         self._chance_done()
 
@@ -385,19 +388,19 @@ class TopSpeed:
         else:  # a pit stop's new deck: the round goes on
             self._next_turn(step)
 
-    def _new_deck(self, seat: int, cards: list[Card]) -> None:
+    def _new_deck(self, seat: int, cards: Pile) -> None:
         """``cards`` as ``seat``'s deck in the deck file's order, to be shuffled by chance."""
-        rank = self.deck.rank
-        self.decks[seat] = sorted(cards, key=rank.__getitem__)
+        self.decks[seat] = tuple(sorted(cards, key=self.deck.rank.__getitem__))
         self.chance_queue.append(seat)
 
     # --- a seat's actions ---------------------------------------------------------------------
 
     def _draw(self, seat: int) -> None:
-        card = self.decks[seat].pop()
+        *rest, card = self.decks[seat]
+        self.decks[seat] = tuple(rest)
         self.drew[seat] = True
         if self.under_safety_car:
-            self.discards[seat].append(card)
+            self.discards[seat] += (card,)
             self.events.append(ev.DrewAndDiscarded(seat, card))
             self._end_turn(seat, RoundEnd.PASSED)
         elif self._may_keep(seat, card):
@@ -432,7 +435,7 @@ class TopSpeed:
         engines = sum(card.kind is Kind.ENGINE_TROUBLE for card in self.damage[seat])
         self.pit_back[seat] = PIT_STOP_SPACES + PIT_STOP_SPACES_PER_ENGINE * engines
         cards = self.discards[seat] + self.decks[seat] + self.damage[seat]
-        self.discards[seat], self.damage[seat] = [], []
+        self.discards[seat] = self.damage[seat] = ()
         self.events.append(ev.PitStopDeclared(seat, self.pit_back[seat]))
         self.ends[seat] = RoundEnd.PIT_STOP
         self._new_deck(seat, cards)  # the round goes on once chance has shuffled it
@@ -452,8 +455,7 @@ class TopSpeed:
     def _lay(self, seat: int, card: Card, told: bool = False) -> None:
         """``card`` into ``seat``'s row: a second identical trouble card ends its round, and the second
         card of a kind that acts from the table takes effect."""
-        row = self.rows[seat]
-        row.append(card)
+        row = self.rows[seat] = (*self.rows[seat], card)
         if not told:
             self.events.append(ev.Drew(seat, card))
         kind = self.acts_as(card)
@@ -479,8 +481,9 @@ class TopSpeed:
         self.out_by[seat] = kind
         self.events.append(ev.OutOfRound(seat, kind))
         if kind in DAMAGE:
-            card = self.rows[seat].pop()
-            self.damage[seat].append(card)
+            *rest, card = self.rows[seat]
+            self.rows[seat] = tuple(rest)
+            self.damage[seat] += (card,)
             self.events.append(ev.Damaged(seat, card, len(self.damage[seat])))
         self._end_turn(seat, RoundEnd.OUT)
 
@@ -561,7 +564,7 @@ class TopSpeed:
         """The played cards (not the damage row) onto each player's own discard pile."""
         for seat, row in enumerate(self.rows):
             self.discards[seat] += row
-            self.rows[seat] = []
+            self.rows[seat] = ()
 
     def _mark_lapped(self) -> None:
         leader = max(self.progress)
@@ -592,9 +595,9 @@ class TopSpeed:
         self.events.append(ev.QualifyingEnded(tuple(self.qualifying_times)))
         self.qualified, self.stage, self.turn = True, Stage.SETUP, None
         for seat in range(len(self.names)):
-            kept = [c for c in (self.kept[seat], self.drawn[seat]) if c is not None]
+            kept = tuple(c for c in (self.kept[seat], self.drawn[seat]) if c is not None)
             cards = self.decks[seat] + self.discards[seat] + self.damage[seat] + kept
-            self.discards[seat], self.damage[seat] = [], []
+            self.discards[seat] = self.damage[seat] = ()
             self.kept[seat] = self.drawn[seat] = None
             self._new_deck(seat, cards)
         self.chance_queue.append(GRID)
