@@ -116,5 +116,6 @@ def test_long_races_bring_out_the_safety_car_lap_cars_and_end():
     for seed in range(3):
         game = random_race(seed, {"race": "wet", "kers": True}, laps=30, players=6, pushy=True)
         events |= {type(e).__name__ for e in game.events}
+        assert all(isinstance(e.text(game.names), str) and e.text(game.names) for e in game.events)
     assert {"SafetyCar", "LeaderCrossed", "OutOfRound", "Damaged", "PitStopDeclared", "Lapped", "KeptApart",
             "UsedKept", "TableCards"} <= events
