@@ -8,6 +8,7 @@ import json
 import pytest
 
 from toprace_pi.cli import main
+from toprace_pi.core import registry
 from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.rules import Settings
 from toprace_pi.table.config import parse_config
@@ -65,7 +66,8 @@ def test_replay_of_another_games_journal_says_so_in_one_line(tmp_path, capsys):
 def test_the_config_names_the_game_and_refuses_an_unknown_one():
     assert parse_config({}, "t").game == "toprace"
     assert parse_config({"game": {"name": "toprace"}}, "t").game == "toprace"
-    with pytest.raises(DataError, match=r"\[game\] name: one of the games \(toprace, autorace\), not 'chess'"):
+    games = ", ".join(registry.game_names())
+    with pytest.raises(DataError, match=rf"\[game\] name: one of the games \({games}\), not 'chess'"):
         parse_config({"game": {"name": "chess"}}, "t")
 
 

@@ -16,7 +16,8 @@ from toprace_pi.core.game import GameInfo
 from toprace_pi.errors import TopRaceError
 
 #: The games the table knows: name -> the module that registers it.
-KNOWN: dict[str, str] = {"toprace": "toprace_pi.games.toprace", "autorace": "toprace_pi.games.autorace"}
+KNOWN: dict[str, str] = {"toprace": "toprace_pi.games.toprace", "autorace": "toprace_pi.games.autorace",
+                       "topspeed": "toprace_pi.games.topspeed"}
 DEFAULT_GAME = "toprace"
 
 

@@ -1,0 +1,27 @@
+"""TOP SPEED's bots: each picks its seat's action from that seat's view alone
+(:meth:`~toprace_pi.games.topspeed.rules.game.TopSpeed.view`, plain values): it never sees
+a deck's order or another seat's card kept apart, since it is never handed the game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from toprace_pi.core import bots
+from toprace_pi.games.topspeed.bots.random_bot import RandomBot
+from toprace_pi.games.topspeed.rules import Action
+
+
+class Bot(Protocol):
+    def choose(self, view: dict[str, Any]) -> Action:
+        """One of ``view["my_options"]``, as an action."""
+        ...
+
+
+KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+BOT_KINDS = tuple(KINDS)
+
+
+def make_bot(kind: str, seed: int) -> Bot:
+    """A bot by name (one of :data:`BOT_KINDS`)."""
+    return bots.make_bot(KINDS, kind, seed)

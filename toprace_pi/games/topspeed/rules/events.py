@@ -1,0 +1,248 @@
+"""What happened in TOP SPEED, each event saying itself in words.
+
+No event tells a deck's order or a card kept apart with KERS: :class:`Shuffled` names the
+deck, :class:`KeptApart` the seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toprace_pi.games.topspeed.rules.cards import Card, Kind
+
+
+def listed(names: Sequence[str], seats: Sequence[int]) -> str:
+    return ", ".join(names[s] for s in seats)
+
+
+def spaces(count: int) -> str:
+    return f"{count} space{'' if count == 1 else 's'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffled:
+    seat: int
+    cards: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]}'s deck is shuffled and cut ({self.cards} cards)"
+
+
+@dataclass(frozen=True, slots=True)
+class StartingOrder:
+    """The grid: the first car on the finish-line space, each other one on the space behind."""
+
+    order: tuple[int, ...]
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"Starting order: {listed(names, self.order)} ({names[self.order[0]]} on the finish line)"
+
+
+@dataclass(frozen=True, slots=True)
+class QualifyingRoundStarted:
+    lap: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"Qualifying lap {self.lap}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted:
+    round: int
+    #: The lap counter, moved on at the round's start, and the race's laps.
+    lap: int
+    laps: int
+    safety_car: bool
+
+    def text(self, names: Sequence[str]) -> str:
+        behind = ", behind the safety car" if self.safety_car else ""
+        return f"Round {self.round}: lap {self.lap} of {self.laps}{behind}"
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    seat: int
+    card: Card
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} draws {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrewAndDiscarded:
+    """Under the safety car: the one card drawn goes straight to the discard pile."""
+
+    seat: int
+    card: Card
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} draws {self.card} and discards it"
+
+
+@dataclass(frozen=True, slots=True)
+class KeptApart:
+    seat: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} keeps a green card apart (KERS)"
+
+
+@dataclass(frozen=True, slots=True)
+class UsedKept:
+    seat: int
+    card: Card
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} lays the card kept apart: {self.card} (KERS)"
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} passes"
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfRound:
+    """A second trouble card identical to one in the row: no more draws, no movement this round."""
+
+    seat: int
+    kind: Kind
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} has two {self.kind.title} cards: done for the round, no movement"
+
+
+@dataclass(frozen=True, slots=True)
+class Damaged:
+    """One card of a Tire or Engine trouble pair goes to the damage row."""
+
+    seat: int
+    card: Card
+    damage: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return (f"{names[self.seat]} puts {self.card} in the damage row "
+                f"({self.damage} point{'' if self.damage == 1 else 's'} less each round until a pit stop)")
+
+
+@dataclass(frozen=True, slots=True)
+class PitStopDeclared:
+    seat: int
+    back: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} declares a pit stop: a new deck, and {spaces(self.back)} back"
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut:
+    seat: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} makes no lap this time"
+
+
+@dataclass(frozen=True, slots=True)
+class TableCards:
+    """The second card of a kind that acts from the table: Yellow Flags (no overtaking this round),
+    Safety Cars (the safety car after the movement), blanks (the weather turns)."""
+
+    kind: Kind
+    #: For blanks: whether the weather is now chaotic.
+    chaotic: bool = False
+
+    def text(self, names: Sequence[str]) -> str:
+        if self.kind is Kind.YELLOW_FLAG:
+            return "Two Yellow Flags on the table: no overtaking this round"
+        if self.kind is Kind.SAFETY_CAR:
+            return "Two Safety Cars on the table: the safety car comes out after the movement"
+        if self.chaotic:
+            return "Two blank cards on the table: chaotic weather, Tire troubles act as Off Track"
+        return "Two blank cards on the table: the chaotic weather is over"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A car's move, in spaces of the circuit; ``wanted`` is how far it was to go (backward < 0)."""
+
+    seat: int
+    start: int
+    end: int
+    moved: int
+    wanted: int
+    #: "cards", "drive through", "pit stop", "safety car" (closing up), "fastest lap" (at the end).
+    why: str
+
+    def text(self, names: Sequence[str]) -> str:
+        who = names[self.seat]
+        if self.why == "safety car":
+            return f"{who} closes up behind the safety car: space {self.start} to {self.end}"
+        way = "forward" if self.moved >= 0 else "back"
+        short = f" (of {abs(self.wanted)}: held up)" if abs(self.moved) != abs(self.wanted) else ""
+        reason = "" if self.why == "cards" else f" ({self.why})"
+        return (f"{who} goes {spaces(abs(self.moved))} {way}{short}{reason}: "
+                f"space {self.start} to {self.end}")
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderCrossed:
+    """The lead car crosses the finish line into a new lap: the lap counter moves on."""
+
+    seat: int
+    lap: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} leads across the finish line: lap {self.lap}"
+
+
+@dataclass(frozen=True, slots=True)
+class SafetyCar:
+    out: bool
+
+    def text(self, names: Sequence[str]) -> str:
+        return "The safety car is out: the cars close up" if self.out else "The safety car comes in"
+
+
+@dataclass(frozen=True, slots=True)
+class Lapped:
+    seat: int
+    lapped: bool
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]} is lapped" if self.lapped else f"{names[self.seat]} is no longer lapped"
+
+
+@dataclass(frozen=True, slots=True)
+class QualifyingLap:
+    seat: int
+    lap: int
+    fastest: int
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.seat]}'s qualifying lap: {self.lap} (fastest {self.fastest})"
+
+
+@dataclass(frozen=True, slots=True)
+class QualifyingEnded:
+    fastest: tuple[int, ...]
+
+    def text(self, names: Sequence[str]) -> str:
+        laps = ", ".join(f"{n} {f}" for n, f in zip(names, self.fastest, strict=True))
+        return f"Qualifying is over, the fastest laps: {laps}; every card goes back to its deck"
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEnded:
+    order: tuple[int, ...]
+
+    def text(self, names: Sequence[str]) -> str:
+        return f"{names[self.order[0]]} wins the race; the order: {listed(names, self.order)}"
+
+
+Event = (Shuffled | StartingOrder | QualifyingRoundStarted | RoundStarted | Drew | DrewAndDiscarded | KeptApart
+         | UsedKept | Passed | OutOfRound | Damaged | PitStopDeclared | SatOut | TableCards | Moved | LeaderCrossed
+         | SafetyCar | Lapped | QualifyingLap | QualifyingEnded | RaceEnded)

@@ -1,0 +1,123 @@
+"""TOP SPEED's ``[game]`` section of the table's configuration, and the new game it makes.
+
+A variant names the race type and the advanced rules played, joined by ``+``:
+``normal``, ``wet``, ``custom`` (with ``removed``, the cards taken out of every deck),
+then any of ``qualifying``, ``fastest-lap``, ``kers`` and ``chaotic-weather`` (the
+blank card's rule): ``wet+kers+qualifying``. ``base`` is the table's word for a game's
+plain rules: here the normal race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from toprace_pi.errors import IllegalActionError
+from toprace_pi.games.topspeed.data import (
+    DEFAULT_CIRCUIT,
+    DEFAULT_DECK,
+    circuit_names,
+    deck_names,
+    load_circuit,
+    load_deck,
+)
+from toprace_pi.games.topspeed.rules import RACE_TYPES, Settings, TopSpeed, card_of
+from toprace_pi.games.topspeed.rules.game import DEFAULT_LAPS, MAX_LAPS, MAX_PLAYERS
+from toprace_pi.table.checks import is_file, players, whole
+
+DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
+KEYS = {"name", "variant", "players", "laps", "removed", "circuit", "deck"}
+#: Each advanced rule's word in a variant's name -> its field of :class:`Settings`.
+RULES = {"qualifying": "qualifying", "fastest-lap": "fastest_lap", "kers": "kers", "chaotic-weather": "blank_card"}
+#: The variants a table lists (any other combination is accepted too).
+VARIANTS = ("normal", "wet", "normal+qualifying", "normal+fastest-lap", "normal+kers", "normal+chaotic-weather",
+            "wet+qualifying+fastest-lap+kers+chaotic-weather")
+
+
+def variant_fields(name: str) -> dict[str, Any]:
+    """The :class:`Settings` fields a variant's name sets; an :class:`IllegalActionError` for a name
+    that is no race type followed by advanced rules."""
+    race, *rules = ("normal" if name == "base" else name).split("+")
+    unknown = [rule for rule in rules if rule not in RULES]
+    if race not in RACE_TYPES or unknown or len(set(rules)) < len(rules):
+        raise IllegalActionError(f"a variant is a race type ({', '.join(RACE_TYPES)}) and any advanced rules "
+                                 f"({', '.join(RULES)}) joined by '+', not {name!r}")
+    return {"race": race, **{RULES[rule]: True for rule in rules}}
+
+
+def variant_name(settings: Settings) -> str:
+    return "+".join([settings.race, *(rule for rule, key in RULES.items() if getattr(settings, key))])
+
+
+@dataclass(frozen=True)
+class TableGame:
+    """The race a table is set up for: the players, the variant, the laps, the circuit and the deck."""
+
+    players: tuple[str, ...] = DEFAULT_PLAYERS
+    variant: str = "normal"
+    laps: int = DEFAULT_LAPS
+    #: A custom race: the cards taken out of every deck, by their words.
+    removed: tuple[str, ...] = ()
+    circuit: str = DEFAULT_CIRCUIT
+    deck: str = DEFAULT_DECK
+
+    def settings(self) -> Settings:
+        return Settings(self.players, laps=self.laps, removed=self.removed, circuit=self.circuit, deck=self.deck,
+                        **variant_fields(self.variant))
+
+    def new_game(self) -> tuple[Settings, TopSpeed]:
+        settings = self.settings()
+        return settings, TopSpeed(settings, load_circuit(self.circuit), load_deck(self.deck))
+
+
+def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
+    """``[game]``: every problem named in ``problems``, a safe default kept for each."""
+    unknown = set(game) - KEYS
+    if unknown:
+        problems.append(f"[game] unknown key(s): {', '.join(sorted(unknown))}")
+    setup = TableGame(
+        players=players(game.get("players", list(DEFAULT_PLAYERS)), MAX_PLAYERS, DEFAULT_PLAYERS, problems),
+        variant=_variant(game.get("variant", "normal"), problems),
+        laps=whole(game.get("laps", DEFAULT_LAPS), "[game] laps", 2, MAX_LAPS, problems),
+        removed=_removed(game.get("removed", []), problems),
+        circuit=_file(game, "circuit", circuit_names(), DEFAULT_CIRCUIT, problems),
+        deck=_file(game, "deck", deck_names(), DEFAULT_DECK, problems),
+    )
+    try:
+        settings = setup.settings()
+        if setup.deck in deck_names():
+            load_deck(setup.deck).for_race(settings.race, settings.removed)
+    except IllegalActionError as exc:
+        problems.append(f"[game] {exc}")
+        return TableGame(players=setup.players, laps=setup.laps)
+    return setup
+
+
+def _variant(value: object, problems: list[str]) -> str:
+    try:
+        variant_fields(value if isinstance(value, str) else "")
+    except IllegalActionError as exc:
+        problems.append(f"[game] variant: {exc}")
+        return "normal"
+    return "normal" if value == "base" else str(value)
+
+
+def _removed(value: object, problems: list[str]) -> tuple[str, ...]:
+    try:
+        if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
+            raise IllegalActionError("a list of card words")
+        return tuple(card_of(word).word for word in value)
+    except IllegalActionError as exc:
+        problems.append(f"[game] removed: {exc}")
+        return ()
+
+
+def _file(game: Mapping[str, Any], key: str, shipped: list[str], default: str, problems: list[str]) -> str:
+    """``circuit`` or ``deck``: a shipped one by name or a file, made absolute so that the journal finds it."""
+    value = game.get(key, default)
+    if not isinstance(value, str) or (value not in shipped and not is_file(value)):
+        problems.append(f"[game] {key}: {value!r} is neither a shipped {key} ({', '.join(shipped)}) nor a file")
+        return default
+    return value if value in shipped else str(Path(value).resolve())
