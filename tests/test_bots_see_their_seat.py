@@ -63,6 +63,9 @@ def test_a_seats_view_hides_the_other_seats_secrets_and_changes_nothing():
     with pytest.raises(AttributeError, match="cannot change it"):
         seen.money = [0, 0, 0, 0]
     assert seen.legal_actions() == game.legal_actions()
+    for name in ("apply", "apply_notation", "_apply", "__dict__"):  # no way round the view to the game itself
+        with pytest.raises(AttributeError, match="does not show"):
+            getattr(seen, name)
 
 
 def test_the_bots_of_a_simulation_decide_on_their_seats_view(monkeypatch):

@@ -137,12 +137,19 @@ def nth_permutation(items: Sequence[A], index: int) -> list[A]:
     return out
 
 
+#: The game's own methods that change it: a seat's view does not offer them.
+_MUTATORS = frozenset({"apply", "apply_notation"})
+
+
 class SeatView:
     """A game as one seat sees it, for its bot: everything public reads through; each
     per-seat secret the game names in ``SEAT_SECRETS`` (a list with an entry per seat)
     holds only this seat's own entry, the others ``None``; what it names in
-    ``SEAT_HIDDEN`` (a log holding sealed choices) is not there at all; and nothing can
-    be changed through it. ``seat=None`` is a spectator, who sees no seat's secrets."""
+    ``SEAT_HIDDEN`` (a log holding sealed choices), the game's private attributes and
+    its ``apply`` are not there at all, and no attribute can be set through it.
+    ``seat=None`` is a spectator, who sees no seat's secrets. It keeps an honest bot
+    honest; it is no sandbox (a list read through it is the game's own), which is
+    why a game whose bots must be proven blind hands them ``view(seat)`` instead."""
 
     __slots__ = ("_game", "_seat")
 
@@ -155,7 +162,7 @@ class SeatView:
         return type(self._game)
 
     def __getattr__(self, name: str) -> Any:
-        if name in getattr(self._game, "SEAT_HIDDEN", ()):
+        if name.startswith("_") or name in _MUTATORS or name in getattr(self._game, "SEAT_HIDDEN", ()):
             raise AttributeError(f"a seat's view of the game does not show its {name}")
         value = getattr(self._game, name)
         if name in getattr(self._game, "SEAT_SECRETS", ()) and value is not None:

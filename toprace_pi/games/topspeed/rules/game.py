@@ -113,8 +113,7 @@ class TopSpeed:
     SEAT_SECRETS: ClassVar[frozenset[str]] = frozenset({"kept", "drawn"})
     #: What a seat's view does not show at all: the decks' order (nobody may peek, not even the owner),
     #: the log that holds the shuffles, and the copies that hold both.
-    SEAT_HIDDEN: ClassVar[frozenset[str]] = frozenset(
-        {"decks", "log", "to_dict", "clone", "replayed", "__dict__"})
+    SEAT_HIDDEN: ClassVar[frozenset[str]] = frozenset({"decks", "log", "to_dict", "clone", "replayed"})
     CLONE_SHALLOW = ("log", "events")
 
     def __init__(self, settings: Settings, circuit: Circuit, deck: Deck) -> None:
