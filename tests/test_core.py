@@ -63,7 +63,7 @@ def test_the_registry_finds_top_race_and_its_variants_and_names_the_games_for_an
     assert type(game).__name__ == "StocksGame" and registry.get() is entry
     with pytest.raises(TopRaceError, match="no game called 'chess' \\(the games: toprace"):
         registry.get("chess")
-    assert registry.game_names() == ["toprace"]
+    assert registry.game_names() == ["toprace", "autorace"]
 
 
 def test_nth_combination_lists_every_subset_once_in_order():
