@@ -31,11 +31,11 @@ import statistics
 import sys
 import tempfile
 import time
-import timeit
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import timed, yardstick  # noqa: E402  (beside this script)
 
 from toprace_pi.games.toprace.bots import make_bot  # noqa: E402
 from toprace_pi.games.toprace.data import load_deck, load_track  # noqa: E402
@@ -50,11 +50,6 @@ from toprace_pi.table.journal import Journal  # noqa: E402
 
 PLAYERS = ("Anna", "Ben", "Carla", "David")
 POINTS = (200, 5_000)
-
-
-def yardstick() -> float:
-    """Seconds for ``sum(range(1000))``, the best of several tries."""
-    return min(timeit.repeat("sum(range(1000))", number=2000, repeat=7)) / 2000
 
 
 def match(races: int, seed: int = 1) -> Game:
@@ -84,16 +79,6 @@ def controller_at(game: Game, length: int, folder: Path) -> TableController:
     journal.append(position.log)
     return TableController(position, identify=lambda _: None, say=lambda _: None, sound=SilentSound(),
                            journal=journal)
-
-
-def timed(run: Callable[[], object], times: int) -> float:
-    """Median seconds of ``run``."""
-    samples = []
-    for _ in range(times):
-        start = time.perf_counter()
-        run()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
 
 
 def long_match_figures(game: Game, points: tuple[int, ...], unit: float, folder: Path) -> None:

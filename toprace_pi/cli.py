@@ -8,23 +8,18 @@ from __future__ import annotations
 
 import argparse
 import errno
-import json
+import importlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from toprace_pi import __version__
+from toprace_pi.arguments import USAGE_ERROR, UsageParser, seconds, seed
 from toprace_pi.core import registry
 from toprace_pi.errors import TopRaceError
-from toprace_pi.games.toprace.bots import BOT_KINDS
-from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
-from toprace_pi.games.toprace.report import json_report, text_report
-from toprace_pi.games.toprace.rules.game import Game
-from toprace_pi.games.toprace.rules.variants import variant_names
-from toprace_pi.games.toprace.simulate import simulate
-from toprace_pi.games.toprace.table.tags import WALK_NAMES
 from toprace_pi.service import LogFormat, logs_to_journald
 from toprace_pi.text import printable_lines
 
@@ -32,125 +27,165 @@ if TYPE_CHECKING:
     from toprace_pi.games.toprace.render.ansi import ColourMode
     from toprace_pi.table.config import TableConfig
 
-USAGE_ERROR = 2
 DEMO_JOURNAL = Path("~/.local/share/toprace-pi/demo-journal.jsonl")
 #: Seconds the demo waits after each step, so a person can follow it.
 DEMO_DELAY = 0.4
+_Parser = UsageParser
+#: A command's arguments, added to its parser for the game asked for.
+Builder = Callable[[argparse.ArgumentParser, str], None]
 
 
-class _Parser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line, not a usage dump."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
-
-
-def _players(text: str) -> int:
-    value = int(text) if text.isdigit() else -1
-    if not 2 <= value <= 6:
-        raise argparse.ArgumentTypeError(f"players must be a whole number from 2 to 6, not {text!r}")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = int(text) if text.isdigit() else 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, not {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="toprace-pi", description="Top Race on an augmented table: rules engine, bots and tools.")
+def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
+    """The command line for ``argv``: every command is listed, but only the one ``argv`` runs gets
+    its arguments (``simulate`` and ``demo`` those of the game ``--game`` names), so the help and
+    each command import only what they need: no game's variants and bots for ``--help``."""
+    command, game = _command_in(argv), _game_in(argv)
+    parser = _Parser(prog="toprace-pi", description="Games on an augmented table (Top Race, AUTORACE): rules "
+                                                    "engines, bots and tools.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, (text, build, loud) in _COMMANDS.items():
+        sub = commands.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".")
+        if name != command:
+            continue
+        build(sub, game)
+        if loud:
+            loudness = sub.add_mutually_exclusive_group()
+            loudness.add_argument("-v", "--verbose", action="store_true", help="log debugging detail too")
+            loudness.add_argument("-q", "--quiet", action="store_true", help="log warnings and errors only")
+    return parser
 
-    game_choice = _Parser(add_help=False)
-    game_choice.add_argument("--game", choices=registry.game_names(), default=registry.DEFAULT_GAME,
-                             help=f"the game (default {registry.DEFAULT_GAME}; toprace-pi games lists them)")
-    game_options = _Parser(add_help=False, parents=[game_choice])
-    shipped = ", ".join(track_names())
-    game_options.add_argument("--track", default=DEFAULT_TRACK, help=f"a shipped track ({shipped}) or a track file")
-    game_options.add_argument("--players", type=_players, default=4, help="2 to 6 (default 4)")
-    game_options.add_argument("--races", type=_positive, default=1, help="races in the match (default 1)")
-    game_options.add_argument("--seed", type=_seed, default=0, help="seed for the deal and the bots (default 0)")
-    game_options.add_argument(
-        "--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)"
-    )
-    decks = ", ".join(deck_names())
-    game_options.add_argument("--deck", default=DEFAULT_DECK,
-                              help=f"a shipped deck ({decks}) or a deck file (default {DEFAULT_DECK})")
-    game_options.add_argument("--variant", choices=[v for v in variant_names() if "+" not in v], default="base",
-                              help="the rules: base or a variant (default base); add --pitstop to combine")
-    game_options.add_argument("--pitstop", action="store_true", help="add the Pit Stop rule")
 
-    sim = commands.add_parser("simulate", parents=[game_options], help="play a whole bot game and print a report")
-    sim.add_argument("--json", action="store_true", help="print the report as one JSON document")
-    sim.set_defaults(run=_simulate)
+def _parse(words: list[str]) -> argparse.Namespace:
+    """``words`` read by the parser built for them; an option another game has is named as not this one's."""
+    parser = build_parser(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:
+        hint = ""
+        if args.command in ("simulate", "demo"):
+            hint = (f": not an option of {registry.get(args.game).info.title} "
+                    f"(toprace-pi {args.command} --game {args.game} --help lists its options)")
+        parser.exit(USAGE_ERROR, f"toprace-pi: unrecognized arguments: {' '.join(unknown)}{hint}\n")
+    return args
 
-    demo = commands.add_parser("demo", parents=[game_options], help="bots play a whole game at a simulated table")
-    demo.add_argument("--human", action="append", default=[], metavar="NAME",
-                      help="a seat played at the keyboard by NAME (repeat for more); the bots play the rest")
-    demo.add_argument("--delay", type=_seconds, default=DEMO_DELAY, metavar="SECONDS",
-                      help=f"the pause after each step (default {DEMO_DELAY:g}; space pauses, . steps, q quits)")
-    demo.add_argument("--fast", action="store_true", help="no pauses between steps (--delay 0)")
-    demo.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
-    demo.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
-    demo.add_argument("--journal", type=Path, metavar="FILE", default=DEMO_JOURNAL,
-                      help=f"where the game's journal goes (default {DEMO_JOURNAL}; the last few before it are kept)")
-    demo.set_defaults(run=_demo)
 
-    config_option = _Parser(add_help=False)
-    config_option.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration (TOML)")
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs: its first word that is not an option (the top level's take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
-    play = commands.add_parser("play", parents=[config_option, game_choice],
-                               help="run the table on its hardware, resuming the game in progress")
-    play.add_argument("--new", action="store_true", help="start a new game (the old journal is archived)")
-    play.set_defaults(run=_play_table)
-    replay = commands.add_parser("replay", parents=[game_choice],
-                                 help="play a game journal back step by step on the simulated strip")
-    replay.add_argument("journal", type=Path)
-    replay.add_argument("--fast", action="store_true", help="no pauses between steps")
-    replay.add_argument("--no-colour", action="store_true")
-    replay.add_argument("--svg-dir", type=Path, metavar="DIR",
+
+class _GameScan(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
+
+
+def _game_in(argv: Sequence[str]) -> str:
+    """The game ``--game`` names in ``argv`` (read as argparse reads it), or the default game for any
+    other: the full parse then names the problem."""
+    scan = _GameScan(add_help=False)
+    scan.add_argument("--game")
+    try:
+        found = scan.parse_known_args(list(argv))[0].game
+    except ValueError:
+        found = None
+    return found if found in registry.KNOWN else registry.DEFAULT_GAME
+
+
+def game_cli(name: str) -> ModuleType:
+    """The game's part of the command line (``toprace_pi/games/NAME/cli.py``): ``add_options(parser,
+    command)``, ``simulate(args)``, ``demo(args)`` and, where the game has it, ``replay(args, colour)``."""
+    return importlib.import_module(f"{registry.KNOWN[name]}.cli")
+
+
+def _game_choice(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=registry.game_names(), default=registry.DEFAULT_GAME,
+                        help=f"the game (default {registry.DEFAULT_GAME}; toprace-pi games lists them)")
+
+
+def _game_options(parser: argparse.ArgumentParser, command: str, game: str) -> None:
+    """``--game``, the seed, and the options of the game asked for; the help says whose they are."""
+    title = registry.get(game).info.title
+    others = ", ".join(name for name in registry.game_names() if name != game)
+    parser.description = (f"{parser.description} The options below are {title}'s (--game {game}); "
+                          f"add --game NAME to see another game's ({others}).")
+    _game_choice(parser)
+    parser.add_argument("--seed", type=seed, default=0, help="seed for chance and the bots (default 0)")
+    game_cli(game).add_options(parser, command)
+
+
+def _build_simulate(parser: argparse.ArgumentParser, game: str) -> None:
+    _game_options(parser, "simulate", game)
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON document")
+    parser.set_defaults(run=_simulate)
+
+
+def _build_demo(parser: argparse.ArgumentParser, game: str) -> None:
+    _game_options(parser, "demo", game)
+    parser.add_argument("--human", action="append", default=[], metavar="NAME",
+                        help="a seat played at the keyboard by NAME (repeat for more); the bots play the rest")
+    parser.add_argument("--delay", type=seconds, default=DEMO_DELAY, metavar="SECONDS",
+                        help=f"the pause after each step (default {DEMO_DELAY:g}; space pauses, . steps, q quits)")
+    parser.add_argument("--fast", action="store_true", help="no pauses between steps (--delay 0)")
+    parser.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
+    parser.add_argument("--journal", type=Path, metavar="FILE", default=DEMO_JOURNAL,
+                        help=f"where the game's journal goes (default {DEMO_JOURNAL}; the last few before it are "
+                             "kept)")
+    parser.set_defaults(run=_demo)
+
+
+def _config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, metavar="FILE", help="the table's configuration (TOML)")
+
+
+def _build_play(parser: argparse.ArgumentParser, game: str) -> None:
+    _config_option(parser)
+    _game_choice(parser)
+    parser.add_argument("--new", action="store_true", help="start a new game (the old journal is archived)")
+    parser.set_defaults(run=_play_table)
+
+
+def _build_replay(parser: argparse.ArgumentParser, game: str) -> None:
+    _game_choice(parser)
+    parser.add_argument("journal", type=Path)
+    parser.add_argument("--fast", action="store_true", help="no pauses between steps")
+    parser.add_argument("--no-colour", action="store_true")
+    parser.add_argument("--svg-dir", type=Path, metavar="DIR",
                         help="also write a picture of every step and an index.html that plays them back")
-    replay.add_argument("--report", choices=("text", "json"),
+    parser.add_argument("--report", choices=("text", "json"),
                         help="print the game's report (as simulate does) instead of telling it step by step")
-    replay.set_defaults(run=_replay)
-    check_hw = commands.add_parser("check", parents=[config_option], help="self-test: readers, LED chase, buttons")
-    check_hw.set_defaults(run=_check_hardware)
-    enrol = commands.add_parser("enrol", parents=[config_option],
-                                help="enrol the tags of the speed cards, the car tokens or each seat's pit stop cards")
-    enrol.add_argument("what", choices=WALK_NAMES)
-    enrol.add_argument("--again", action="store_true",
-                       help="walk every item anew (by default a walk goes on where an earlier one stopped)")
-    enrol.set_defaults(run=_enrol)
-    calibrate = commands.add_parser("calibrate", parents=[config_option], help="assign the LEDs to a track's spaces")
-    calibrate.add_argument("track", help="a shipped track or a track file")
-    calibrate.add_argument("--out", type=Path, metavar="FILE",
-                           help="where to save the profile (default: beside a track file, as NAME.profile.toml; "
-                                "for a shipped track TRACK.toml)")
-    calibrate.set_defaults(run=_calibrate)
+    parser.set_defaults(run=_replay)
 
-    commands.add_parser("games", help="list the games the table plays").set_defaults(run=_games)
-    track = commands.add_parser("track", help="show or check a track layout")
-    track_commands = track.add_subparsers(dest="track_command", required=True, parser_class=_Parser)
+
+def _build_check(parser: argparse.ArgumentParser, game: str) -> None:
+    _config_option(parser)
+    parser.set_defaults(run=_check_hardware)
+
+
+def _build_enrol(parser: argparse.ArgumentParser, game: str) -> None:
+    from toprace_pi.games.toprace.table.tags import WALK_NAMES
+
+    _config_option(parser)
+    parser.add_argument("what", choices=WALK_NAMES)
+    parser.add_argument("--again", action="store_true",
+                        help="walk every item anew (by default a walk goes on where an earlier one stopped)")
+    parser.set_defaults(run=_enrol)
+
+
+def _build_calibrate(parser: argparse.ArgumentParser, game: str) -> None:
+    _config_option(parser)
+    parser.add_argument("track", help="a shipped track or a track file")
+    parser.add_argument("--out", type=Path, metavar="FILE",
+                        help="where to save the profile (default: beside a track file, as NAME.profile.toml; "
+                             "for a shipped track TRACK.toml)")
+    parser.set_defaults(run=_calibrate)
+
+
+def _build_games(parser: argparse.ArgumentParser, game: str) -> None:
+    parser.set_defaults(run=_games)
+
+
+def _build_track(parser: argparse.ArgumentParser, game: str) -> None:
+    track_commands = parser.add_subparsers(dest="track_command", required=True, parser_class=_Parser)
     show = track_commands.add_parser("show", help="draw a track in the terminal")
     show.add_argument("name", help="a shipped track or a track file")
     show.add_argument("--svg", type=Path, metavar="FILE", help="also write a picture of the track")
@@ -162,8 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
     track_check.add_argument("file", help="a track file (or a shipped track)")
     track_check.set_defaults(run=_track_check)
 
-    deck = commands.add_parser("deck", help="check a speed-card deck file")
-    deck_commands = deck.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
+
+def _build_deck(parser: argparse.ArgumentParser, game: str) -> None:
+    from toprace_pi.games.toprace.data import DEFAULT_DECK
+
+    deck_commands = parser.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
     check = deck_commands.add_parser("check", help="validate a deck file: its edition's cars, joker and pairs, and "
                                                    "its fairness")
     check.add_argument("file", nargs="?", default=DEFAULT_DECK,
@@ -176,22 +214,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
     labels.add_argument("--svg", type=Path, metavar="FILE", required=True, help="where to write the sheet (SVG)")
     labels.set_defaults(run=_deck_labels)
-    tips = commands.add_parser("tips", help="check a tip table file (Tips variant)")
-    tips_commands = tips.add_subparsers(dest="tips_command", required=True, parser_class=_Parser)
+
+
+def _build_tips(parser: argparse.ArgumentParser, game: str) -> None:
+    tips_commands = parser.add_subparsers(dest="tips_command", required=True, parser_class=_Parser)
     tips_check = tips_commands.add_parser("check", help="validate a tip table and print it")
     tips_check.add_argument("file", nargs="?", default="standard", help="a tip table file (default: the shipped one)")
     tips_check.set_defaults(run=_tips_check)
-    for command in commands.choices.values():
-        if command.get_default("run") is None:
-            continue  # a group of commands (track, deck, tips): their output is the point, not the log
-        loudness = command.add_mutually_exclusive_group()
-        loudness.add_argument("-v", "--verbose", action="store_true", help="log debugging detail too")
-        loudness.add_argument("-q", "--quiet", action="store_true", help="log warnings and errors only")
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    args = _parse(words)
     _set_up_logging(args)
     try:
         return int(args.run(args) or 0)
@@ -242,50 +276,23 @@ def _os_problem(exc: OSError) -> str:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    game = _play(args)
-    _print_report(game, "json" if args.json else "text", {"seed": args.seed, "bots": args.bots,
-                                                          "variant": _variant(args)})
-    return 0
-
-
-def _print_report(game: Game, kind: str | None, extra: dict[str, object]) -> None:
-    """The one report of a game, as text or JSON (``None``: none)."""
-    if kind == "json":
-        print(json.dumps(json_report(game, extra), indent=2))
-    elif kind == "text":
-        print(text_report(game, extra))
-
-
-def _variant(args: argparse.Namespace) -> str:
-    """The variant's registered name: ``--pitstop`` joins the Pit Stop rule to it."""
-    if not args.pitstop or args.variant == "pitstop":
-        return str(args.variant)
-    name = "pitstop" if args.variant == "base" else f"pitstop+{args.variant}"
-    if name not in variant_names():
-        raise TopRaceError(f"the Pit Stop rule does not go with --variant {args.variant}")
-    return name
-
-
-def _play(args: argparse.Namespace) -> Game:
-    track, deck = load_track(args.track), load_deck(args.deck)
-    return simulate(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                    variant=_variant(args), deck_name=_deck_name(args.deck))
-
-
-def _deck_name(name: str) -> str:
-    """A shipped deck's name, or a deck file's absolute path: what the game records, so that its journal
-    replays from any folder (a track file records its path by itself, as its slug)."""
-    return name if name in deck_names() else str(Path(name).resolve())
+    return int(game_cli(args.game).simulate(args))
 
 
 def _demo(args: argparse.Namespace) -> int:
+    """The game's demo at a simulated table: the game binds its own options (``demo(args)``), the
+    table's screen, keys and journal are the same for every game."""
+    title = registry.get(args.game).info.title
     try:
-        from toprace_pi.games.toprace.table.demo import run_demo
+        run = game_cli(args.game).demo(args)
         from toprace_pi.hardware.keyboard import TerminalKeys
         from toprace_pi.table.screen import DemoScreen
     except ImportError as exc:
-        print(f"toprace-pi: the demo presses its buttons through gpiozero's mock pins ({exc}): "
-              "pip install gpiozero, or run python3 dev.py demo", file=sys.stderr)
+        if "gpiozero" in str(exc):
+            print(f"toprace-pi: the demo presses its buttons through gpiozero's mock pins ({exc}): "
+                  "pip install gpiozero, or run python3 dev.py demo", file=sys.stderr)
+        else:
+            print(f"toprace-pi: {title}'s demo cannot start: {exc}", file=sys.stderr)
         return USAGE_ERROR
 
     keys = TerminalKeys()
@@ -294,10 +301,8 @@ def _demo(args: argparse.Namespace) -> int:
         return USAGE_ERROR
     screen = DemoScreen(lambda text: print(text, end="", flush=True), live=sys.stdout.isatty())
     try:
-        run_demo(track_name=args.track, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                 variant=_variant(args), deck=_deck_name(args.deck), delay=0.0 if args.fast else args.delay,
-                 colour=_colour(args), svg_dir=args.svg_dir, journal=args.journal.expanduser(), humans=args.human,
-                 keys=keys if keys.is_terminal else None, screen=screen)
+        run(delay=0.0 if args.fast else args.delay, colour=_colour(args), journal=args.journal.expanduser(),
+            humans=args.human, keys=keys if keys.is_terminal else None, screen=screen)
     finally:
         keys.close()
     return 0
@@ -344,20 +349,15 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from toprace_pi.games.toprace.render.terminal import board_width
-    from toprace_pi.games.toprace.table.replay import replay_journal
-
-    def warn(text: str) -> None:
-        print(text, file=sys.stderr)
-
+    """A journal played back by its own game (``--game`` only confirms which that is)."""
     from toprace_pi.table.journal import journal_game
 
-    _same_game(args.game, journal_game(args.journal), str(args.journal))
-    game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4,
-                          colour=_colour(args), width=board_width(), svg_dir=args.svg_dir,
-                          narrate=args.report is None, out=warn if args.report else print, warn=warn)
-    _print_report(game, args.report, {"journal": str(args.journal)})
-    return 0
+    found = journal_game(args.journal)
+    _same_game(args.game, found, str(args.journal))
+    part = game_cli(found)
+    if not hasattr(part, "replay"):
+        raise TopRaceError(f"{registry.get(found).info.title}'s journals cannot be played back yet")
+    return int(part.replay(args, _colour(args)))
 
 
 def _check_hardware(args: argparse.Namespace) -> int:
@@ -393,6 +393,7 @@ def _calibrate(args: argparse.Namespace) -> int:
 
 
 def _track_show(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.data import load_track
     from toprace_pi.games.toprace.render.svg import track_svg
     from toprace_pi.games.toprace.render.terminal import board_width, render_track
 
@@ -413,6 +414,7 @@ def _track_show(args: argparse.Namespace) -> int:
 def _track_check(args: argparse.Namespace) -> int:
     """Every problem of the track and of its board profile in words, exit code 1 if there is one."""
     from toprace_pi.errors import DataError
+    from toprace_pi.games.toprace.data import load_track, track_names
     from toprace_pi.games.toprace.table.board import load_profile, profile_beside
     from toprace_pi.hardware.profile import Profile
 
@@ -441,6 +443,8 @@ def _track_check(args: argparse.Namespace) -> int:
 
 
 def _track_list(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.data import load_track, track_names
+
     for name in track_names():
         track = load_track(name)
         print(f"{name:14} {track.name:14} {len(track.spaces):4} spaces, lap {track.finish_line:g}")
@@ -448,6 +452,8 @@ def _track_list(args: argparse.Namespace) -> int:
 
 
 def _deck_check(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.data import load_deck
+
     deck = load_deck(args.file)
     print(f"{args.file}: {deck.name}, {len(deck)} cards: the composition is valid")
     cars = deck.cars
@@ -468,6 +474,8 @@ def _deck_check(args: argparse.Namespace) -> int:
 
 
 def _deck_list(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.data import deck_names, load_deck
+
     for name in deck_names():
         deck = load_deck(name)
         print(f"{name:14} {deck.name}: cars {deck.cars.ids}; joker {deck.cars.joker.id}")
@@ -475,6 +483,7 @@ def _deck_list(args: argparse.Namespace) -> int:
 
 
 def _deck_labels(args: argparse.Namespace) -> int:
+    from toprace_pi.games.toprace.data import load_deck
     from toprace_pi.games.toprace.table.labels import deck_labels, labels_svg
 
     deck = load_deck(args.file)
@@ -496,6 +505,23 @@ def _tips_check(args: argparse.Namespace) -> int:
     for name, row in zip(("1st tip", "2nd tip", "3rd tip"), table.rows, strict=True):
         print(f"{name:10} " + "".join(f"{money(v):>10}" for v in row))
     return 0
+
+
+#: Every command: its help line, what adds its arguments (for the game asked for), and whether it
+#: takes -v/-q (a group of commands does not: its output is the point, not the log).
+_COMMANDS: dict[str, tuple[str, Builder, bool]] = {
+    "simulate": ("play a whole bot game and print a report", _build_simulate, True),
+    "demo": ("bots play a whole game at a simulated table", _build_demo, True),
+    "play": ("run the table on its hardware, resuming the game in progress", _build_play, True),
+    "replay": ("play a game journal back step by step on the simulated strip", _build_replay, True),
+    "check": ("self-test: readers, LED chase, buttons", _build_check, True),
+    "enrol": ("enrol the tags of the speed cards, the car tokens or each seat's pit stop cards", _build_enrol, True),
+    "calibrate": ("assign the LEDs to a track's spaces", _build_calibrate, True),
+    "games": ("list the games the table plays", _build_games, True),
+    "track": ("show or check a track layout", _build_track, False),
+    "deck": ("check a speed-card deck file", _build_deck, False),
+    "tips": ("check a tip table file (Tips variant)", _build_tips, False),
+}
 
 
 if __name__ == "__main__":

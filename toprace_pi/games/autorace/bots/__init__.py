@@ -22,6 +22,7 @@ def make_bot(kind: str, seed: int) -> Bot:
 
 
 from toprace_pi.games.autorace.bots.random_bot import RandomBot  # noqa: E402  (after Bot: kept together)
+from toprace_pi.games.autorace.bots.sensible import SensibleBot  # noqa: E402
 
-_KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+_KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "sensible": SensibleBot}
 BOT_KINDS = tuple(_KINDS)

@@ -84,13 +84,12 @@ def _suits(items: object, problems: list[str]) -> tuple[Suit, ...]:
     suits = []
     for number, item in enumerate(items, 1):
         item = item if isinstance(item, dict) else {}
-        rgb, ident = item.get("rgb"), item.get("id")
-        ok_rgb = isinstance(rgb, list) and len(rgb) == 3 and all(_is_whole(c) and 0 <= c <= 255 for c in rgb)
-        if not (isinstance(ident, str) and ident.isalpha() and ident.islower() and ok_rgb
-                and isinstance(item.get("name"), str)):
+        rgb, ident, name = item.get("rgb"), item.get("id"), item.get("name")
+        if not (isinstance(rgb, list) and len(rgb) == 3 and all(_is_whole(c) and 0 <= c <= 255 for c in rgb)
+                and isinstance(ident, str) and ident.isalpha() and ident.islower() and isinstance(name, str)):
             problems.append(f"suit {number}: an id (lower-case letters), a name and an rgb of three 0-255 values")
             continue
-        suits.append(Suit(ident, item["name"], (rgb[0], rgb[1], rgb[2])))
+        suits.append(Suit(ident, name, (rgb[0], rgb[1], rgb[2])))
     if len({s.id for s in suits}) < len(suits):
         problems.append("[[board.suits]]: each suit needs its own id")
     return tuple(suits)

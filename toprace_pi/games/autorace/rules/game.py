@@ -294,17 +294,21 @@ class Autorace:
                 self.events.append(ev.Drew(seat, card, cost))
 
     def _objectives(self, cards: Sequence[int | None], starts: Sequence[int]) -> None:
-        """Bonuses of the objectives landed on this round, largest first."""
+        """Bonuses of the objectives landed on this round, largest first. A bonus moving on passes by
+        every objective landed on this round as well as those paid before (the rules' "had just, or
+        previously, landed"), whichever is taken first: a bonus grown by an earlier roll-on can be
+        larger than the next one's."""
         landed: dict[int, list[int]] = {}
         for seat, card in enumerate(cards):
             space = self.positions[seat]
             if card and space in self.bonuses and space not in self.paid:
                 landed.setdefault(space, []).append(seat)
+        passed = self.paid | set(landed)
         while landed:
             space = max(landed, key=lambda s: (self.bonuses[s], s))
-            self._objective(space, landed.pop(space), cards)
+            self._objective(space, landed.pop(space), cards, passed)
 
-    def _objective(self, space: int, seats: list[int], cards: Sequence[int | None]) -> None:
+    def _objective(self, space: int, seats: list[int], cards: Sequence[int | None], passed: set[int]) -> None:
         amount = self.bonuses[space]
         self.paid.add(space)
         self.bonuses[space] = 0
@@ -312,7 +316,7 @@ class Autorace:
             fastest = max(cast(int, cards[s]) for s in seats)
             seats = [s for s in seats if cards[s] == fastest]
         elif len(seats) > 2:
-            onward = self.board.next_objective(space, self.paid)
+            onward = self.board.next_objective(space, passed)
             if onward is not None:
                 self.bonuses[onward] += amount
                 self.events.append(ev.BonusMovedOn(space, onward, amount))
@@ -421,15 +425,25 @@ class Autorace:
                 "log": [str(a) for a in self.log], "snapshot": self.snapshot()}
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (``None``: a spectator): everything but the sealed cards, and the
-        seat's own: ``my_sealed`` (``None`` before it chooses; the banner is 0) and ``my_options``,
-        the cards it may lay now (none once it has chosen). What a bot decides on."""
+        """What ``seat`` may see (``None``: a spectator): everything but the sealed cards, the board's
+        numbers (``board``), and the seat's own: ``my_sealed`` (``None`` before it chooses; the banner
+        is 0) and ``my_options``, the cards it may lay now (none once it has chosen). What a bot
+        decides on."""
         snap = self.snapshot()
+        snap["board"] = self.board_facts()
         snap["seat"] = seat
         if seat is not None:
             snap["my_sealed"] = self.sealed[seat]
             snap["my_options"] = self.options(seat) if seat in self.choosing() else []
         return snap
+
+    def board_facts(self) -> dict[str, Any]:
+        """The board's numbers a player reads off the board and the rules, as plain values: a bot
+        decides on its view alone, so the view carries them (a made board may change any)."""
+        board = self.board
+        return {"finish": board.finish, "stations": sorted(board.stations), "speed_limit": board.speed_limit,
+                "draw_cost": board.draw_cost, "highest_card": board.highest_card,
+                "start_capital": board.start_capital}
 
     def seen_by(self, seat: int | None) -> Autorace:
         return cast(Autorace, SeatView(self, seat))

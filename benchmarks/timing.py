@@ -1,0 +1,27 @@
+"""What the benchmark scripts time with: the machine's yardstick and the median of repeated runs.
+
+One yardstick (y) is ``sum(range(1000))``, timed in the same run as the figures it
+measures, so figures from a busy or slower machine can be compared with each other.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+import timeit
+from collections.abc import Callable
+
+
+def yardstick() -> float:
+    """Seconds for ``sum(range(1000))``, the best of several tries."""
+    return min(timeit.repeat("sum(range(1000))", number=2000, repeat=7)) / 2000
+
+
+def timed(run: Callable[[], object], times: int) -> float:
+    """Median seconds of ``run``."""
+    samples = []
+    for _ in range(times):
+        start = time.perf_counter()
+        run()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)

@@ -1,0 +1,81 @@
+"""The command line's argument checks, shared by ``toprace-pi`` and each game's own options
+(``toprace_pi/games/NAME/cli.py``), which may not import the command line itself (it sits above
+the games): a bad value is one line naming what was expected, and exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Iterable
+from typing import NoReturn
+
+USAGE_ERROR = 2
+
+
+class UsageParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line, not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _whole(text: str) -> int:
+    return int(text) if text.isdigit() else -1
+
+
+def players(low: int, high: int) -> Callable[[str], int]:
+    """A check of ``--players``: a whole number from ``low`` to ``high``."""
+
+    def check(text: str) -> int:
+        value = _whole(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"players must be a whole number from {low} to {high}, not {text!r}")
+        return value
+
+    return check
+
+
+def positive(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
+    return value
+
+
+def amount(text: str) -> int:
+    """An amount of money: a whole number from 0."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an amount of money, a whole number from 0, not {text!r}")
+    return value
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 60:
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, not {text!r}")
+    return value
+
+
+def seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
+
+
+def kinds(known: Iterable[str]) -> Callable[[str], str]:
+    """A check of ``--bots`` that takes one kind for every seat or one per seat, joined by commas
+    (``sensible,random,random``): each must be one of ``known``."""
+    names = tuple(known)
+
+    def check(text: str) -> str:
+        unknown = [kind for kind in text.split(",") if kind not in names]
+        if unknown:
+            raise argparse.ArgumentTypeError(f"invalid choice: {unknown[0]!r} (choose from {', '.join(names)}, "
+                                             "or one for each seat joined by commas)")
+        return text
+
+    return check

@@ -1,0 +1,56 @@
+"""AUTORACE's part of the command line: its options of ``simulate`` and ``demo`` (players, the
+series' games and boost, bots, board) and what those commands do with them. The command line
+(:mod:`toprace_pi.cli`) imports this module only for an AUTORACE command."""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import importlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from toprace_pi.arguments import amount, kinds, players, positive
+from toprace_pi.games.autorace.bots import BOT_KINDS
+from toprace_pi.games.autorace.data import DEFAULT_BOARD, board_names, load_board
+from toprace_pi.games.autorace.report import json_report, text_report
+from toprace_pi.games.autorace.simulate import simulate as simulate_series
+
+DEFAULT_BOTS = "sensible"
+
+
+def add_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """AUTORACE's options of ``command`` (``simulate`` or ``demo``). The players go up to the card
+    sets of the shipped board (a board file is checked when it is read)."""
+    most = len(load_board(DEFAULT_BOARD).suits)
+    parser.add_argument("--players", type=players(2, most), default=4,
+                        help=f"2 to {most}, one card set each (default 4)")
+    parser.add_argument("--games", type=positive, default=1, help="games in the series (default 1)")
+    parser.add_argument("--boost", type=amount, default=0, metavar="DOLLARS",
+                        help="money each player receives at the start of each later game (default 0: the money "
+                             "is carried over, and a player with none left drops out)")
+    parser.add_argument("--bots", type=kinds(BOT_KINDS), default=DEFAULT_BOTS, metavar="KIND[,KIND...]",
+                        help=f"the bots: one kind for every seat or one per seat, joined by commas "
+                             f"({', '.join(BOT_KINDS)}; default {DEFAULT_BOTS})")
+    if command == "simulate":
+        parser.add_argument("--board", default=DEFAULT_BOARD,
+                            help=f"a shipped board ({', '.join(board_names())}) or a board file "
+                                 f"(default {DEFAULT_BOARD})")
+
+
+def simulate(args: argparse.Namespace) -> int:
+    game = simulate_series(players=args.players, games=args.games, boost=args.boost, seed=args.seed,
+                           bots=args.bots, board=args.board)
+    extra = {"seed": args.seed, "bots": args.bots}
+    print(json.dumps(json_report(game, extra), indent=2) if args.json else text_report(game, extra))
+    return 0
+
+
+def demo(args: argparse.Namespace) -> Callable[..., Any]:
+    """AUTORACE's demo with its options of ``args`` bound; the table's own (delay, colour, journal,
+    humans, keys, screen) are the caller's to give. Imported here: it needs gpiozero."""
+    # By name: the table's side of AUTORACE comes in its own change, and this module type-checks without it.
+    run_demo = importlib.import_module("toprace_pi.games.autorace.table.demo").run_demo
+    return functools.partial(run_demo, players=args.players, games=args.games, boost=args.boost,
+                             seed=args.seed, bots=args.bots)

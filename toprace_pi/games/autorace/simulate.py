@@ -1,0 +1,64 @@
+"""Whole AUTORACE series played by bots: the driver behind ``toprace-pi simulate --game autorace``,
+the bots' measurements and the property tests."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from toprace_pi.errors import TopRaceError
+from toprace_pi.games.autorace.bots import BOT_KINDS, Bot, make_bot
+from toprace_pi.games.autorace.data import DEFAULT_BOARD, load_board
+from toprace_pi.games.autorace.rules import Action, Autorace, Board, Choose, Settings
+
+NAMES = ("Anna", "Ben", "Carla", "David", "Eva", "Felix", "Greta", "Hugo")
+
+
+def player_names(count: int, board: Board) -> tuple[str, ...]:
+    """``count`` default names; a :class:`TopRaceError` unless the board has a card set for each."""
+    if not 2 <= count <= len(board.suits):
+        raise TopRaceError(f"AUTORACE on {board.name} is for 2 to {len(board.suits)} players, not {count}")
+    return tuple(NAMES[n] if n < len(NAMES) else f"Player {n + 1}" for n in range(count))
+
+
+def seat_kinds(bots: str | Sequence[str], players: int) -> list[str]:
+    """One bot kind per seat: ``bots`` names one kind for every seat, or one per seat (a sequence,
+    or names joined by commas); a :class:`TopRaceError` naming what is wrong otherwise."""
+    kinds = bots.split(",") if isinstance(bots, str) else list(bots)
+    if len(kinds) == 1:
+        kinds *= players
+    unknown = sorted(set(kinds) - set(BOT_KINDS))
+    if unknown:
+        raise TopRaceError(f"no AUTORACE bot called {', '.join(unknown)} (the bots: {', '.join(BOT_KINDS)})")
+    if len(kinds) != players:
+        raise TopRaceError(f"{len(kinds)} bots for {players} players: name one kind, or one for each seat")
+    return kinds
+
+
+def play(game: Autorace, bots: Sequence[Bot], seed: int = 0,
+         on_action: Callable[[Autorace, Action], None] | None = None) -> Autorace:
+    """Play ``game`` to its end. At a sealed choice every seat's view is taken before any seat
+    lays its card, so no bot sees even who has chosen before it: the seats truly choose at once."""
+    chance = random.Random(seed)
+    while not game.is_over:
+        decision = game.decision
+        if decision.chance:
+            actions: list[Action] = [game.chance_outcomes().sample(chance)]
+        else:
+            views = {seat: game.view(seat) for seat in decision.seats}
+            actions = [Choose(seat, bots[seat].choose(view)) for seat, view in views.items()]
+        for action in actions:
+            game.apply(action)
+            if on_action is not None:
+                on_action(game, action)
+    return game
+
+
+def simulate(players: int = 4, games: int = 1, boost: int = 0, seed: int = 0,
+             bots: str | Sequence[str] = "sensible", board: str = DEFAULT_BOARD,
+             on_action: Callable[[Autorace, Action], None] | None = None) -> Autorace:
+    """A whole series of bots with default names, each seat's bot seeded from ``seed``."""
+    loaded = load_board(board)
+    settings = Settings(player_names(players, loaded), games=games, boost=boost, board=board)
+    seated = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(seat_kinds(bots, players))]
+    return play(Autorace(settings, loaded), seated, seed, on_action)
