@@ -18,7 +18,6 @@ from typing import Any
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.toprace.bots import make_bot
 from toprace_pi.games.toprace.data import DEFAULT_DECK, load_deck, load_track
-from toprace_pi.games.toprace.render.ansi import ColourMode
 from toprace_pi.games.toprace.render.frames import INDEX, FrameWriter
 from toprace_pi.games.toprace.render.palette import RGB
 from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, render_track
@@ -55,6 +54,7 @@ from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.keyboard import KeySource
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.tags import TagRegistry
+from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import DemoReaders, DemoStopped, DemoTable, Pace, TagSpot, demo_devices, play_demo
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune

@@ -1,11 +1,12 @@
-"""Terminal colour: which kind a terminal takes, and the escape codes for it.
+"""Terminal colour: which kind a terminal takes, and the escape codes for it, for every
+game's terminal board (Top Race's cars, AUTORACE's suits).
 
 Three modes, picked as well-behaved command-line tools pick them
 (:func:`colour_mode`): none, the xterm 256-colour palette, or 24-bit colour.
 When nothing says what the terminal can do, 256 colours is the default rather
 than the 16 basic ones: every terminal emulator of the last fifteen years takes
 them, the Linux console maps them to its own 16, and the 16 basic colours are
-set by the user's theme, so they could not show six cars' colours faithfully.
+set by the user's theme, so they could not show a game's colours faithfully.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import TextIO
 
-from toprace_pi.games.toprace.rules.cars import RGB
+from toprace_pi.core.colour import RGB
 
 __all__ = ["ColourMode", "colour_mode", "paint", "xterm_256"]
 
