@@ -18,7 +18,7 @@ from typing import TextIO
 
 from toprace_pi.core.colour import RGB
 
-__all__ = ["ColourMode", "colour_mode", "paint", "xterm_256"]
+__all__ = ["ColourMode", "colour_mode", "mode_of", "paint", "xterm_256"]
 
 RESET = "\x1b[0m"
 #: The channel levels of the xterm 6x6x6 colour cube (colours 16-231).
@@ -50,6 +50,13 @@ def colour_mode(stream: TextIO, environ: Mapping[str, str] | None = None) -> Col
     if env.get("COLORTERM", "").lower() in ("truecolor", "24bit") or term.endswith("-direct"):
         return ColourMode.TRUECOLOR
     return ColourMode.XTERM_256
+
+
+def mode_of(colour: ColourMode | bool) -> ColourMode:
+    """A drawing's ``colour`` argument as a mode: ``True`` stands for 24-bit colour, ``False`` for none."""
+    if isinstance(colour, ColourMode):
+        return colour
+    return ColourMode.TRUECOLOR if colour else ColourMode.NONE
 
 
 def xterm_256(rgb: RGB) -> int:

@@ -40,7 +40,7 @@ from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE, is_dim, is_
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.cars import Car
 from toprace_pi.games.toprace.rules.track import FINISH, LEFT, Space, Track
-from toprace_pi.table.ansi import ColourMode, paint
+from toprace_pi.table.ansi import ColourMode, mode_of, paint
 
 __all__ = ["DEFAULT_WIDTH", "LEGEND", "ColourMode", "board_width", "render_track"]
 
@@ -85,7 +85,7 @@ def render_track(
     """
     if width < MIN_WIDTH:
         raise ValueError(f"width {width} is too narrow to draw a track (at least {MIN_WIDTH})")
-    mode = colour if isinstance(colour, ColourMode) else ColourMode.TRUECOLOR if colour else ColourMode.NONE
+    mode = mode_of(colour)
     layout = _layout(track)
     highlight = highlight or {}
     draw = _Cells(
