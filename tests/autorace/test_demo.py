@@ -214,7 +214,7 @@ def test_run_demo_tells_the_series_and_draws_the_board_without_a_sealed_card(tmp
                     screen=screen)
     text = written.getvalue()
     assert game.is_over and text.count("space 0") >= game.round
-    assert "Revealed: " in text and text.rstrip().endswith(f"(toprace-pi replay {journal})")
+    assert "Revealed: " in text and text.rstrip().endswith(f"(toprace-pi replay --game autorace {journal})")
     assert "Final money: " in text and journal.exists()
     assert_nothing_before_a_reveal_tells_a_card(screen.lines[1:])
 

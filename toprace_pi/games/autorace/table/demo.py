@@ -19,11 +19,13 @@ from typing import Any
 
 from toprace_pi.core.colour import RGB
 from toprace_pi.errors import TopRaceError
-from toprace_pi.games.autorace.bots import BOT_KINDS, make_bot
+from toprace_pi.games.autorace.bots import make_bot
+from toprace_pi.games.autorace.data import DEFAULT_BOARD, load_board
 from toprace_pi.games.autorace.render.terminal import MIN_WIDTH, render_board, scoreboard
 from toprace_pi.games.autorace.rules import Autorace, Board
 from toprace_pi.games.autorace.rules.events import Event, dollars
-from toprace_pi.games.autorace.settings import DEFAULT_PLAYERS, TableGame
+from toprace_pi.games.autorace.settings import TableGame
+from toprace_pi.games.autorace.simulate import player_names, seat_kinds
 from toprace_pi.games.autorace.table.entries import SealedChoice
 from toprace_pi.games.autorace.table.keys import SEATS_READER
 from toprace_pi.games.autorace.table.side import AutoraceTable
@@ -47,8 +49,8 @@ from toprace_pi.table.demo import (
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.screen import DemoScreen
 
-#: The demo's players, seat by seat (the table's default four, and a fifth).
-NAMES = (*DEFAULT_PLAYERS, "Eva")
+#: The command that plays a demo's journal back.
+REPLAY = "toprace-pi replay --game autorace"
 #: The seats' reader of the demo: one reader passed round, not a pile (each card is laid and lifted).
 READER_ROLES = {SEATS_READER: False}
 
@@ -79,12 +81,6 @@ def simulated_readers(clock: Callable[[], float]) -> DemoReaders:
     return DemoReaders.simulated(clock, READER_ROLES)
 
 
-def demo_names(players: int) -> tuple[str, ...]:
-    if not 2 <= players <= len(NAMES):
-        raise TopRaceError(f"AUTORACE's demo seats 2 to {len(NAMES)} players, not {players}")
-    return NAMES[:players]
-
-
 def build_demo_table(
     players: int,
     *,
@@ -103,7 +99,8 @@ def build_demo_table(
     """Wire the simulated devices, the controller and the view for one demo series. News goes to
     ``say``, prompts to ``ask`` (by default ``say`` too), engine events to ``announce`` (by default
     said as the table says them); a journal at ``journal`` (an earlier one there is archived)."""
-    setup = TableGame(players=tuple(names or demo_names(players)), games=games, boost=boost)
+    setup = TableGame(players=tuple(names or player_names(players, load_board(DEFAULT_BOARD))), games=games,
+                      boost=boost)
     settings, game = setup.new_game()
     if journal is not None and journal.exists():
         archive_and_prune(journal)
@@ -115,13 +112,6 @@ def build_demo_table(
     devices = demo_devices(controller, side.board_profile(None, game), readers(clock), console=console,
                            clock=clock, on_frame=on_frame)
     return AutoraceDemo(**devices)
-
-
-def bot_kinds(bots: str, players: int) -> list[str]:
-    """One bot kind a seat: ``bots`` for every seat, or ``"mixed"``: the kinds in turn."""
-    if bots == "mixed":
-        return [BOT_KINDS[seat % len(BOT_KINDS)] for seat in range(players)]
-    return [bots] * players
 
 
 class DemoPlayers:
@@ -161,7 +151,7 @@ def run_demo(
     games: int = 1,
     boost: int = 0,
     seed: int = 0,
-    bots: str = "random",
+    bots: str | Sequence[str] = "random",
     delay: float = 0.4,
     colour: ColourMode | bool = True,
     journal: Path | None = None,
@@ -170,10 +160,12 @@ def run_demo(
     humans: Sequence[str] = (),
 ) -> Autorace:
     """``toprace-pi demo --game autorace``: a whole series at a simulated table, told as it happens,
-    the board and the standings shown after every step. The ``humans`` play at the keyboard ``keys``,
-    which also pauses (space), steps (.) and quits (q)."""
+    the board and the standings shown after every step. ``bots`` names one kind for every seat or one
+    a seat (joined by commas); the ``humans`` play at the keyboard ``keys``, which also pauses (space),
+    steps (.) and quits (q)."""
     screen = screen or DemoScreen(lambda text: print(text, end="", flush=True), live=False)
-    names, seats = human_seats(demo_names(players), humans)
+    kinds = seat_kinds(bots, players)
+    names, seats = human_seats(player_names(players, load_board(DEFAULT_BOARD)), humans)
     console = _console(keys, seats)
     if journal is not None:
         screen.news(f"the game's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)")
@@ -201,16 +193,16 @@ def run_demo(
         console.changed = draw
     try:
         draw()
-        game = play_demo(demo, DemoPlayers(bot_kinds(bots, players), seed, humans=seats), after_step=after_step)
+        game = play_demo(demo, DemoPlayers(kinds, seed, humans=seats), after_step=after_step)
     except DemoStopped:
-        screen.news("the demo was stopped" + (f"; replay it with: toprace-pi replay {journal}" if journal else ""))
+        screen.news("the demo was stopped" + (f"; replay it with: {REPLAY} {journal}" if journal else ""))
         return demo.controller.game
     finally:
         demo.close()
         screen.scroll()
     screen.news("Final money: " + ", ".join(f"{n} {dollars(m)}" for n, m in zip(names, game.money, strict=True)))
     if journal is not None:
-        screen.news(f"the game's journal: {journal} (toprace-pi replay {journal})")
+        screen.news(f"the game's journal: {journal} ({REPLAY} {journal})")
     return game
 
 

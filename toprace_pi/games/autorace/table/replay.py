@@ -49,6 +49,13 @@ def replay_journal(
     return game
 
 
+def revealed(game: Autorace) -> Autorace:
+    """The game as far as its cards are revealed: a journal cut mid-round holds sealed cards that
+    nobody at the table has seen, and a report (which lists the log) must not show them."""
+    last = max((n for n, action in enumerate(game.log) if isinstance(action, Reveal)), default=-1)
+    return game if last == len(game.log) - 1 else game.replayed(game.log[:last + 1])
+
+
 def _steps(path: Path, warn: Callable[[str], None]) -> Iterator[tuple[Autorace, bool, list[Event]]]:
     """The game after each step of the journal, whether the step was a reveal (or, first, the game
     before any step) and the events the step brought."""
