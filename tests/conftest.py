@@ -37,3 +37,12 @@ def pwm_pins():
     from gpiozero.pins.mock import MockPWMPin
 
     yield from _mock_pins(pin_class=MockPWMPin)
+
+
+@pytest.fixture
+def espeak_on_path(tmp_path, monkeypatch):
+    """A speech program that says nothing, so the table's announcer speaks (to a test's runner)."""
+    program = tmp_path / "espeak-ng"
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))

@@ -14,119 +14,38 @@ the table waits, and that the strip shows every car in its colour on its space.
 from __future__ import annotations
 
 import random
-import threading
-import time
 
 import pytest
+from pace import Hearing, play_at_pace
 
 from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.rules import Breakdown, Sprint
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.games.toprace.table.view import lights_by_space
-from toprace_pi.hardware.sound import Announcer
-
-#: One input every 1.5 s; the loop ticks every 10 ms, as ``play`` does.
-PACE, TICK = 1.5, 0.01
-#: The speaker's speed: about 160 words a minute.
-SECONDS_PER_CHARACTER = 0.06
-PATIENCE = 30.0  # real seconds the speaker thread may take to catch up; never reached when all is well
-
-
-class Clock:
-    """The table's clock, moved on by the test; the speaker waits on it."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-        self.moved = threading.Condition()
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        with self.moved:
-            self.now += seconds
-            self.moved.notify_all()
-
-
-class SlowSpeaker:
-    """Speaks each sentence for as long as it would take aloud, by the table's clock."""
-
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-        self.heard: list[tuple[float, str]] = []
-        self.stopped = False
-
-    def __call__(self, argv, text: str) -> None:
-        start = self.clock()
-        with self.clock.moved:
-            done = self.clock.moved.wait_for(
-                lambda: self.stopped or self.clock() >= start + len(text) * SECONDS_PER_CHARACTER, PATIENCE)
-        assert done, f"the table's clock stood still while {text!r} was spoken"
-        self.heard.append((start, text))
-
-    def stop(self) -> None:
-        """The test is over (or failed): end the sentence being spoken now."""
-        with self.clock.moved:
-            self.stopped = True
-            self.clock.moved.notify_all()
-
-
-@pytest.fixture
-def espeak_on_path(tmp_path, monkeypatch):
-    program = tmp_path / "espeak-ng"
-    program.write_text("#!/bin/sh\n")
-    program.chmod(0o755)
-    monkeypatch.setenv("PATH", str(tmp_path))
-
-
-def run_loop(demo, clock: Clock, seconds: float) -> None:
-    for _ in range(round(seconds / TICK)):
-        clock.advance(TICK)
-        demo.step()
 
 
 def play_at_human_pace(track: str, players: int, seed: int, variant: str = "base", *, nudges: float = 0.0):
     """A whole game; returns it, the news and the prompts the table said, and what was heard.
     After an input, with chance ``nudges``, someone nudges the discard pile: the reader
     misses it for a few polls and then reads the card lying there again."""
-    clock = Clock()
-    speaker = SlowSpeaker(clock)
-    news: list[str] = []
-    prompts: list[str] = []
-    announcer = Announcer(echo=lambda text: None, runner=speaker)
-    assert announcer.speaks
-
-    def say(text: str) -> None:
-        news.append(text)
-        announcer.say(text)
-
-    def ask(text: str) -> None:
-        prompts.append(text)
-        announcer.say(text, prompt=True)
-
-    demo = build_demo_table(load_track(track), players, seed, variant=variant, say=say, ask=ask, clock=clock)
+    hearing = Hearing()
+    demo = build_demo_table(load_track(track), players, seed, variant=variant, say=hearing.say, ask=hearing.ask,
+                            clock=hearing.clock)
     bots = DemoPlayers(["greedy"] * players, seed)
     hands = random.Random(seed)
+
+    def act(demo) -> None:
+        bots.act(demo)
+        if hands.random() < nudges:
+            demo.discard.nudge()
+
     try:
-        while not demo.controller.game.is_over:
-            bots.act(demo)
-            if hands.random() < nudges:
-                demo.discard.nudge()
-            run_loop(demo, clock, PACE)
-            assert_the_strip_shows_the_cars(demo)
-        said = len(news) + len(prompts)
-        run_loop(demo, clock, 60.0)  # a minute of nobody touching the table
-        assert len(news) + len(prompts) == said, "the table kept talking while nobody touched it"
-        deadline = time.monotonic() + PATIENCE
-        while not announcer.wait_idle(0.001):  # let the speaker finish what it has to say
-            clock.advance(TICK)
-            assert time.monotonic() < deadline, "the speaker never caught up"
+        play_at_pace(demo, hearing, act, check=assert_the_strip_shows_the_cars)
     finally:
-        speaker.stop()
-        announcer.close()
+        hearing.close()
         demo.close()
     assert demo.controller.refusals == 0, "a bot's input, or a card of the pile read again, was refused"
-    return demo.controller.game, news, prompts, [text for _, text in speaker.heard], announcer.replaced
+    return demo.controller.game, hearing.news, hearing.prompts, hearing.heard, hearing.announcer.replaced
 
 
 def assert_the_strip_shows_the_cars(demo) -> None:

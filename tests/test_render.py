@@ -17,13 +17,13 @@ from tracks import straight
 
 from toprace_pi.games.toprace.data import load_track, track_names
 from toprace_pi.games.toprace.render import render_track, track_svg
-from toprace_pi.games.toprace.render.ansi import ColourMode, colour_mode, xterm_256
 from toprace_pi.games.toprace.render.palette import RGB, WHITE
 from toprace_pi.games.toprace.render.shapes import SPACE_LENGTH, Outline, outlines
 from toprace_pi.games.toprace.render.svg import light_kind
 from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, PREFIX, board_width
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.track import FINISH, Track
+from toprace_pi.table.ansi import ColourMode, colour_mode, xterm_256
 
 SVG = "{http://www.w3.org/2000/svg}"
 ESCAPE = "\x1b"

@@ -1,15 +1,15 @@
-"""Write the DEFAULT LED profile of every shipped track.
+"""Write the DEFAULT LED profile of every shipped track (Top Race) and board (AUTORACE).
 
-The defaults assume one LED per space with the strip snaking lane by lane, then
-the six placement spaces and the six seat lights (see
-:mod:`toprace_pi.hardware.profile`). They are starting points: a real board is
+Top Race's defaults assume one LED per space with the strip snaking lane by lane, then
+the six placement spaces and the six seat lights; AUTORACE's one LED per space from 0
+to 72 and nothing else (see :mod:`toprace_pi.hardware.profile`). They are starting points: a real board is
 calibrated and its profile saved over the default. Do not rerun this over
 calibrated profiles unless you mean to start again.
 
 Run from the repository root::
 
-    python3 tools/build_profiles.py           # rewrites toprace_pi/games/toprace/data/profiles/*.toml
-    python3 tools/build_profiles.py FOLDER    # writes elsewhere
+    python3 tools/build_profiles.py           # rewrites toprace_pi/games/*/data/profiles/*.toml
+    python3 tools/build_profiles.py FOLDER    # writes elsewhere (the games' files side by side)
 
 Each file written is loaded back with the package's own loader.
 """
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -34,9 +35,26 @@ def main(argv: list[str]) -> int:
         track = load_track(name)
         path = folder / f"{name}.toml"
         path.write_text(default_profile(TrackBoard(track)).to_toml(), "utf-8")
-        profile = load_profile(path, track)
-        print(f"{path}: {len(profile.spaces)} spaces, {profile.led_count} LEDs")
+        report(path, load_profile(path, track))
+    autorace_boards(Path(argv[0]) if argv else ROOT / "toprace_pi" / "games" / "autorace" / "data" / "profiles")
     return 0
+
+
+def autorace_boards(folder: Path) -> None:
+    from toprace_pi.games.autorace.data import board_names, load_board
+    from toprace_pi.games.autorace.table.board import TrackLayout, load_profile
+    from toprace_pi.hardware.profile import default_profile
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in board_names():
+        board = load_board(name)
+        path = folder / f"{name}.toml"
+        path.write_text(default_profile(TrackLayout(board, name), seats=0).to_toml(), "utf-8")
+        report(path, load_profile(name, board, path))
+
+
+def report(path: Path, profile: Any) -> None:
+    print(f"{path}: {len(profile.spaces)} spaces, {profile.led_count} LEDs")
 
 
 if __name__ == "__main__":

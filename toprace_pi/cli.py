@@ -24,7 +24,7 @@ from toprace_pi.service import LogFormat, logs_to_journald
 from toprace_pi.text import printable_lines
 
 if TYPE_CHECKING:
-    from toprace_pi.games.toprace.render.ansi import ColourMode
+    from toprace_pi.table.ansi import ColourMode
     from toprace_pi.table.config import TableConfig
 
 DEMO_JOURNAL = Path("~/.local/share/toprace-pi/demo-journal.jsonl")
@@ -311,7 +311,7 @@ def _demo(args: argparse.Namespace) -> int:
 def _colour(args: argparse.Namespace) -> ColourMode:
     """The board's colours: none with ``--no-colour``, else what the terminal and
     the environment allow (``NO_COLOR``, ``TERM``, ``COLORTERM``)."""
-    from toprace_pi.games.toprace.render.ansi import ColourMode, colour_mode
+    from toprace_pi.table.ansi import ColourMode, colour_mode
 
     return ColourMode.NONE if args.no_colour else colour_mode(sys.stdout)
 

@@ -1,1 +1,2 @@
-"""AUTORACE's tests: its rules text example by example, and properties of random play."""
+"""AUTORACE's tests: its rules text example by example, properties of random play, and its side of the
+table (the sealed choice, the demo, the journal, the LEDs, the terminal board)."""

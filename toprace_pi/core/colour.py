@@ -5,3 +5,9 @@ RGB = tuple[int, int, int]
 OFF: RGB = (0, 0, 0)
 #: A white LED: the seat to move, a cursor that is not about a car, a light being calibrated.
 WHITE: RGB = (255, 255, 255)
+
+
+def dim(rgb: RGB, share: float) -> RGB:
+    """``rgb`` at ``share`` of its brightness: a glow that marks a space without hiding what lies on it."""
+    r, g, b = rgb
+    return (round(r * share), round(g * share), round(b * share))

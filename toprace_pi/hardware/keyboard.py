@@ -10,6 +10,8 @@ a number and Enter         the game's numbered tag (Top Race: a speed card)
 a letter                   the game's lettered tag (Top Race: a car token;
                            upper case always, lower case unless the letter
                            is a button's: ``P`` is Purple)
+a letter, a number, Enter  the numbered tag of that letter's set (AUTORACE:
+                           ``R7`` Enter is Red's 7, the letter's case as above)
 ``s`` (and a seat number)  a seat's own tag (Top Race: a pit stop card)
 =========================  ==============================================
 
@@ -26,7 +28,7 @@ import select
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from toprace_pi.hardware import Device
@@ -59,12 +61,15 @@ class KeySource(Protocol):
 class KeyMap:
     """What the keys lay, in a game's words: ``number(n)`` for a number and Enter,
     ``letters`` for single letters (upper case), ``seat(n)`` for ``s`` and seat ``n``
-    (from 1), if the game has such tags; ``help`` says all the keys in one line."""
+    (from 1), ``sets[letter](n)`` for a letter of a set, a number and Enter, if the game
+    has such tags; ``help`` says all the keys in one line."""
 
-    number: Callable[[int], Laid]
+    number: Callable[[int], Laid] | None
     letters: Mapping[str, Laid]
     seat: Callable[[int], Laid] | None
     help: str
+    #: Upper-case letters each starting a number: the game's numbered tags of several sets (one a seat).
+    sets: Mapping[str, Callable[[int], Laid]] = field(default_factory=dict)
 
 
 class Keyboard(Device):
@@ -77,7 +82,7 @@ class Keyboard(Device):
         self.keys = keys
         self.key_map = key_map
         self.pit_seat = pit_seat
-        self.typed = ""  # digits of a number, or "s" waiting for a seat number
+        self.typed = ""  # digits of a number, a set's letter and its digits, or "s" waiting for a seat number
 
     def poll(self) -> list[Event]:
         return [event for key in self.keys.read() for event in self.press(key)]
@@ -108,14 +113,24 @@ class Keyboard(Device):
                 return [_laid(seat(self.pit_seat + 1))]
             self.typed = PIT_KEY
             return []
-        laid = self.key_map.letters.get(key.upper()) if key.isalpha() else None
+        letter = key.upper() if key.isalpha() else ""
+        if letter in self.key_map.sets:
+            self.typed = letter  # its number follows
+            return []
+        laid = self.key_map.letters.get(letter)
         if laid is not None:
             return [_laid(laid)]
         return [DeviceStatus(DEVICE, True, f"the key {key!r} means nothing; {self.key_map.help}")]
 
     def _number_entered(self) -> list[Event]:
         typed, self.typed = self.typed, ""
-        return [_laid(self.key_map.number(int(typed)))] if typed else []
+        letter, digits = (typed[0], typed[1:]) if typed[:1].isalpha() else ("", typed)
+        if not digits:
+            return []
+        laid = self.key_map.sets[letter] if letter else self.key_map.number
+        if laid is None:
+            return [DeviceStatus(DEVICE, True, f"a number alone means nothing; {self.key_map.help}")]
+        return [_laid(laid(int(digits)))]
 
     def _pit_seat_typed(self, key: str) -> list[Event]:
         self.typed = ""

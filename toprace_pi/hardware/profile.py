@@ -39,6 +39,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
 from toprace_pi.errors import DataError
@@ -134,9 +135,10 @@ class Profile:
             f"led_count = {self.led_count}",
             f"calibrated = {str(self.calibrated).lower()}",
             f"note = {json.dumps(self.note)}",
-            f"placements = [{', '.join(_leds_toml(leds) for leds in self.placements)}]  # 1st to "
-            f"{ordinal(len(self.placements))}",
-            f"seats = [{', '.join(_leds_toml(leds) for leds in self.seats)}]  # seats 1 to {len(self.seats)}",
+            f"placements = [{', '.join(_leds_toml(leds) for leds in self.placements)}]  # "
+            + (f"1st to {ordinal(len(self.placements))}" if self.placements else "none beside this board"),
+            f"seats = [{', '.join(_leds_toml(leds) for leds in self.seats)}]  # "
+            + (f"seats 1 to {len(self.seats)}" if self.seats else "no seat lights"),
             "",
             "[spaces]",
         ]
@@ -151,6 +153,13 @@ class Profile:
         return _ProfileBuilder(data, source, board).build()
 
 
+def profile_beside(board_file: str | Path) -> Path:
+    """Where the profile of a board file of one's own lives: ``my-street.toml`` -> ``my-street.profile.toml``
+    in the same folder, so the two travel together and no config needs to name the profile."""
+    path = Path(board_file)
+    return path.with_name(f"{path.stem}.profile.toml")
+
+
 def _leds_toml(leds: tuple[int, ...]) -> str:
     return str(leds[0]) if len(leds) == 1 else f"[{', '.join(map(str, leds))}]"
 
@@ -159,17 +168,18 @@ def _key_toml(key: str) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key)
 
 
-def default_profile(board: BoardLayout) -> Profile:
+def default_profile(board: BoardLayout, *, seats: int = MAX_SEATS) -> Profile:
     """The layout assumed before calibration: one LED per cell in the order of
-    :attr:`BoardLayout.cells`, then one per placement space, then one per seat."""
+    :attr:`BoardLayout.cells`, then one per placement space, then one per seat light
+    (``seats`` of them: a board may have none)."""
     first_placement = len(board.cells)
     first_seat = first_placement + board.places
     return Profile(
         track=board.slug,
-        led_count=first_seat + MAX_SEATS,
+        led_count=first_seat + seats,
         spaces={cell: (led,) for led, cell in enumerate(board.cells)},
         placements=tuple((first_placement + n,) for n in range(board.places)),
-        seats=tuple((first_seat + n,) for n in range(MAX_SEATS)),
+        seats=tuple((first_seat + n,) for n in range(seats)),
         note=board.note,
     )
 

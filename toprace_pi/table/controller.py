@@ -23,12 +23,14 @@ from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.table.journal import Journal
 from toprace_pi.table.modes import Choice, Identity, InputMode, Refusal, Step
-from toprace_pi.table.side import GameTable
+from toprace_pi.table.side import NOTHING_TO_UNDO, GameTable
 
 log = logging.getLogger(__name__)
 
 #: How many actions back UNDO finds the game kept in memory; further back it is rebuilt from the log.
 UNDO_DEPTH = 32
+#: A bound on the steps due one after another without input: a game that never waits for anyone is a bug.
+MAX_DUE = 10_000
 
 
 class Sound(Protocol):
@@ -125,7 +127,7 @@ class TableController:
         if what is None:
             self.refuse(self.side.unknown_tag(event.record, self.game))
         elif self.side.ignores(event.reader, what, self.game):
-            log.debug("%s read again on the %s reader: no new input", what, event.reader)
+            log.debug("a tag read again on the %s reader: no new input", event.reader)  # it may be a secret
         elif self.entry is not None:
             self._step(self.entry.tag(what))
         else:
@@ -185,15 +187,15 @@ class TableController:
         return str(exc)
 
     def _commit(self, actions: Sequence[Any], *, automatic: bool = False) -> None:
-        """Check ``actions``, make them durable in the journal, then take them: a step
-        the disk refuses is never shown."""
+        """Check ``actions`` (several on a copy of the game: all are taken or none), make them
+        durable in the journal, then take them: a step the disk refuses is never shown."""
+        if len(actions) > 1:
+            trial = self.game.clone()
+            for action in actions:
+                trial.apply(action)
         if self.journal is not None:
             if len(actions) == 1:
                 self.game.check(actions[0])
-            else:
-                trial = self.game.clone()
-                for action in actions:
-                    trial.apply(action)
             self.journal.append(actions, input_number=self.inputs, by=None if automatic else self._input)
         for action in actions:
             self.game.apply(action)
@@ -206,8 +208,9 @@ class TableController:
     def undo(self) -> None:
         """Take back the last confirmed step (never one chance made, such as the deal)."""
         game = self.game
-        if not game.log or not self.side.undoable(game.log[-1]):
-            self.refuse("there is nothing to take back")
+        refusal = self.side.undo_refusal(game.log[-1]) if game.log else NOTHING_TO_UNDO
+        if refusal is not None:
+            self.refuse(refusal)
             return
         if self.journal is not None:
             try:
@@ -246,29 +249,41 @@ class TableController:
         return earlier
 
     def _prepare(self, *, quiet: bool = False) -> None:
-        """Set up the next decision: a step due without input (a deal), an entry of
-        several inputs, or a NEXT/OK choice."""
+        """Set up the next decision: the steps due without input first (a deal, a reveal:
+        one after another while they are due), then an entry of several inputs, or a
+        NEXT/OK choice."""
         game = self.game
         self._retry = False
         self.entry = self._entry(game)
-        if self.dealer is not None and self.side.is_deal(game):
-            due: Sequence[Any] | None = [self.dealer(game)]  # a machine's deal (the demo)
-        else:
-            due = self.entry.automatic() if self.entry is not None else None  # nothing to lay out
-        if due:
+        for _ in range(MAX_DUE):
+            due, what = self._due(game)
+            if not due:
+                break
             try:
-                self._commit(due, automatic=True)  # it follows the race's end, not an input
+                self._commit(due, automatic=True)  # it follows the last input (a race's end), it is none
             except OSError as exc:  # tried again with the next input
                 taken = "the last step was taken, but " if game.log else ""
-                self.refuse(f"{taken}the deal could not be saved ({exc.strerror or exc}): "
+                self.refuse(f"{taken}{what} could not be saved ({exc.strerror or exc}): "
                             "it is tried again at the next input")
                 self.entry = self.choice = None
                 self._retry = True
                 return
             self.entry = self._entry(game)
+        else:
+            raise RuntimeError("the game takes steps without end and never waits for anyone")
         self.choice = None if self.entry is not None else self.side.choice(game)
         if not game.is_over and not quiet:
             self._say_prompt(again=True)  # a new decision, even if in the same words as the last
+
+    def _due(self, game: Any) -> tuple[Sequence[Any] | None, str]:
+        """The steps due now without any input, and what they are called: a machine's deal (the
+        demo's), or what the entry open now makes by itself (a deal with nothing to lay out, the
+        reveal of sealed cards)."""
+        if self.dealer is not None and self.side.is_deal(game):
+            return [self.dealer(game)], "the deal"
+        if self.entry is None:
+            return None, ""
+        return self.entry.automatic(), self.entry.due
 
     def _entry(self, game: Any) -> InputMode | None:
         return self.side.entry(game, self.clock(), dealt_by_hand=self.dealer is None)

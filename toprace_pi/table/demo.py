@@ -14,12 +14,14 @@ from __future__ import annotations
 import functools
 import queue
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware.buttons import DEFAULT_PINS, TableButtons
 from toprace_pi.hardware.events import Event
+from toprace_pi.hardware.keyboard import HELD_UNDO, KeySource
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.strip import SimulatedStrip
 from toprace_pi.table.controller import TableController
@@ -154,6 +156,32 @@ def demo_devices(controller: TableController, profile: Any, readers: DemoReaders
     pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
     return {"table": table, "readers": readers, "buttons": buttons, "strip": strip, "pins": pins,
             "console": console}
+
+
+def human_seats(default_names: Sequence[str], humans: Sequence[str]) -> tuple[tuple[str, ...], list[int]]:
+    """The players' names and the human seats: a human named like a default player
+    takes that seat, any other name the first seat left to the bots."""
+    names, players = list(default_names), len(default_names)
+    if len(humans) > players:
+        raise TopRaceError(f"{len(humans)} human players do not fit at a table of {players}")
+    seats: list[int] = []
+    for name in humans:
+        if not name or not name.isprintable() or len(name) > 20:
+            raise TopRaceError(f"a player's name is 1 to 20 printable characters, not {name!r}")
+        if name in (names[s] for s in seats):
+            raise TopRaceError(f"two human players are called {name}")
+        seat = names.index(name) if name in names else next(s for s in range(players) if s not in seats)
+        names[seat] = name
+        seats.append(seat)
+    return tuple(names), seats
+
+
+def typed_ahead(pending: list[str], keys: KeySource, *, asked: bool) -> None:
+    """Keys typed ahead wait their turn in ``pending``; what was typed while nobody at the keyboard
+    is asked is dropped, not played into a bot's move (but the demo's own keys and a held UNDO)."""
+    pending.extend(keys.read())
+    if pending and not asked:
+        pending[:] = [key for key in pending if key in DEMO_KEYS or key == HELD_UNDO]
 
 
 class Players(Protocol):

@@ -63,8 +63,12 @@ class InputMode(ABC):
         return None
 
     def automatic(self) -> Sequence[Any] | None:
-        """The actions due without any input (a deal by hand with nothing to scan), if any."""
+        """The actions due without any input (a deal by hand with nothing to scan, the reveal
+        once every sealed card is laid), if any."""
         return None
+
+    #: What the actions of :meth:`automatic` are called, when the disk refuses them.
+    due = "the deal"
 
     #: Whether what is entered here is a player's secret: the table then never says
     #: what was picked, and a refusal says only :attr:`refused`, the rule itself.

@@ -17,6 +17,9 @@ from typing import Any, Protocol
 from toprace_pi.core.colour import RGB
 from toprace_pi.table.modes import Choice, Identity, InputMode, Step
 
+#: What the table says when UNDO finds no step to take back.
+NOTHING_TO_UNDO = "there is nothing to take back"
+
 
 class GameView(Protocol):
     """Composes the LED strip's frames for one board."""
@@ -57,8 +60,10 @@ class GameTable(Protocol):
     def is_deal(self, game: Any) -> bool:
         """Whether the decision now is the deal a machine's dealer makes (the demo's)."""
 
-    def undoable(self, action: Any) -> bool:
-        """Whether UNDO may take ``action`` back (never what chance made, such as the deal)."""
+    def undo_refusal(self, action: Any) -> str | None:
+        """Why UNDO may not take ``action`` back, in words the table says (never what chance made,
+        such as the deal; nothing a seat chose in secret, which the table cannot tell who undoes);
+        ``None`` when it may."""
 
     def taken_back(self, action: Any) -> str:
         """What the table says when UNDO took ``action`` back (without telling a secret)."""

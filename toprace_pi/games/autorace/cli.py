@@ -1,6 +1,6 @@
 """AUTORACE's part of the command line: its options of ``simulate`` and ``demo`` (players, the
-series' games and boost, bots, board) and what those commands do with them. The command line
-(:mod:`toprace_pi.cli`) imports this module only for an AUTORACE command."""
+series' games and boost, bots, board) and what those commands and ``replay`` do with them. The
+command line (:mod:`toprace_pi.cli`) imports this module only for an AUTORACE command."""
 
 from __future__ import annotations
 
@@ -8,10 +8,13 @@ import argparse
 import functools
 import importlib
 import json
+import shutil
+import sys
 from collections.abc import Callable
 from typing import Any
 
 from toprace_pi.arguments import amount, kinds, players, positive
+from toprace_pi.errors import TopRaceError
 from toprace_pi.games.autorace.bots import BOT_KINDS
 from toprace_pi.games.autorace.data import DEFAULT_BOARD, board_names, load_board
 from toprace_pi.games.autorace.report import json_report, text_report
@@ -42,8 +45,32 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
 def simulate(args: argparse.Namespace) -> int:
     game = simulate_series(players=args.players, games=args.games, boost=args.boost, seed=args.seed,
                            bots=args.bots, board=args.board)
-    extra = {"seed": args.seed, "bots": args.bots}
-    print(json.dumps(json_report(game, extra), indent=2) if args.json else text_report(game, extra))
+    print_report(game, "json" if args.json else "text", {"seed": args.seed, "bots": args.bots})
+    return 0
+
+
+def print_report(game: Any, kind: str | None, extra: dict[str, Any]) -> None:
+    """The series' one report, as text or JSON (``None``: none)."""
+    if kind is not None:
+        print(json.dumps(json_report(game, extra), indent=2) if kind == "json" else text_report(game, extra))
+
+
+def replay(args: argparse.Namespace, colour: Any) -> int:
+    """A journal played back step by step (each event's sentence, the board after each reveal), or
+    (``--report``) its series' report."""
+    from toprace_pi.games.autorace.render.terminal import DEFAULT_WIDTH, MIN_WIDTH
+    from toprace_pi.games.autorace.table.replay import replay_journal, revealed
+
+    if args.svg_dir is not None:
+        raise TopRaceError("AUTORACE's replay draws no pictures yet: leave out --svg-dir")
+
+    def warn(text: str) -> None:
+        print(text, file=sys.stderr)
+
+    width = max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
+    game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4, colour=colour, width=width,
+                          narrate=args.report is None, out=warn if args.report else print, warn=warn)
+    print_report(revealed(game), args.report, {"journal": str(args.journal)})  # no card still sealed
     return 0
 
 

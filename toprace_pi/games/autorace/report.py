@@ -191,8 +191,11 @@ def json_report(game: Autorace, extra: dict[str, Any] | None = None) -> dict[str
 
 
 def _game(record: GameRecord, names: Sequence[str]) -> dict[str, Any]:
-    return {"game": record.game, "reason": record.reason, "rounds": record.rounds,
-            "money": dict(zip(names, record.money, strict=True)), "boost": record.boost,
+    """One game's plain values; a game still going on (a journal played back mid-game) has no money
+    at its end yet (``None``) and no reason."""
+    money = dict(zip(names, record.money, strict=True)) if record.money else None
+    return {"game": record.game, "reason": record.reason, "rounds": record.rounds, "money": money,
+            "boost": record.boost,
             "dropped": [names[s] for s in record.dropped],
             "players": {name: _tally(tally) for name, tally in zip(names, record.tallies, strict=True)}}
 

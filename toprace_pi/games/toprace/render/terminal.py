@@ -24,7 +24,7 @@ counts spaces. The columns are shared by the lanes and follow progress:
 Long tracks wrap into even bands no wider than the given width (80 columns
 unless the caller passes the terminal's, :func:`board_width`), each under a
 ruler of track positions and a row of line labels. Colour comes in the modes of
-:mod:`toprace_pi.games.toprace.render.ansi`; without it the letters and marks say it all.
+:mod:`toprace_pi.table.ansi`; without it the letters and marks say it all.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from toprace_pi.games.toprace.render.ansi import ColourMode, paint
 from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE, is_dim, is_light, ordinal
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.cars import Car
 from toprace_pi.games.toprace.rules.track import FINISH, LEFT, Space, Track
+from toprace_pi.table.ansi import ColourMode, mode_of, paint
 
 __all__ = ["DEFAULT_WIDTH", "LEGEND", "ColourMode", "board_width", "render_track"]
 
@@ -85,7 +85,7 @@ def render_track(
     """
     if width < MIN_WIDTH:
         raise ValueError(f"width {width} is too narrow to draw a track (at least {MIN_WIDTH})")
-    mode = colour if isinstance(colour, ColourMode) else ColourMode.TRUECOLOR if colour else ColourMode.NONE
+    mode = mode_of(colour)
     layout = _layout(track)
     highlight = highlight or {}
     draw = _Cells(

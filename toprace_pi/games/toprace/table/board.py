@@ -18,7 +18,9 @@ from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.data import DEFAULT_TRACK, load_track, profile_names, read_document, track_names
 from toprace_pi.games.toprace.rules.track import Track
 from toprace_pi.hardware.calibrate import ProfileTarget
-from toprace_pi.hardware.profile import Profile, default_profile
+from toprace_pi.hardware.profile import Profile, default_profile, profile_beside
+
+__all__ = ["TrackBoard", "calibration_target", "load_profile", "profile_beside", "snake_order"]
 
 log = logging.getLogger(__name__)
 #: The profiles found missing beside their track files, each told once.
@@ -89,13 +91,6 @@ def load_profile(name_or_path: str | Path = DEFAULT_TRACK, track: Track | None =
                                      "load it with its track file ([game] track in the config)"])
         track = load_track(slug)
     return Profile.from_dict(data, source, TrackBoard(track))
-
-
-def profile_beside(track_file: str | Path) -> Path:
-    """Where the board profile of a track file lives: ``my-street.toml`` -> ``my-street.profile.toml``
-    in the same folder, so the two travel together and no config needs to name the profile."""
-    path = Path(track_file)
-    return path.with_name(f"{path.stem}.profile.toml")
 
 
 def _profile_of_track_file(track_file: Path) -> Profile:

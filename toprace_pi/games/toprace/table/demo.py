@@ -18,7 +18,6 @@ from typing import Any
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.toprace.bots import make_bot
 from toprace_pi.games.toprace.data import DEFAULT_DECK, load_deck, load_track
-from toprace_pi.games.toprace.render.ansi import ColourMode
 from toprace_pi.games.toprace.render.frames import INDEX, FrameWriter
 from toprace_pi.games.toprace.render.palette import RGB
 from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, render_track
@@ -55,8 +54,18 @@ from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.keyboard import KeySource
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.tags import TagRegistry
+from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.controller import TableController
-from toprace_pi.table.demo import DemoReaders, DemoStopped, DemoTable, Pace, TagSpot, demo_devices, play_demo
+from toprace_pi.table.demo import (
+    DemoReaders,
+    DemoStopped,
+    DemoTable,
+    Pace,
+    TagSpot,
+    demo_devices,
+    human_seats,
+    play_demo,
+)
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.screen import DemoScreen
 
@@ -329,21 +338,8 @@ class DemoPlayers:
 
 
 def seat_names(players: int, humans: Sequence[str]) -> tuple[tuple[str, ...], list[int]]:
-    """The players' names and the human seats: a human named like a default player
-    takes that seat, any other name the first seat left to the bots."""
-    names = list(player_names(players))
-    if len(humans) > players:
-        raise TopRaceError(f"{len(humans)} human players do not fit at a table of {players}")
-    seats: list[int] = []
-    for name in humans:
-        if not name or not name.isprintable() or len(name) > 20:
-            raise TopRaceError(f"a player's name is 1 to 20 printable characters, not {name!r}")
-        if name in (names[s] for s in seats):
-            raise TopRaceError(f"two human players are called {name}")
-        seat = names.index(name) if name in names else next(s for s in range(players) if s not in seats)
-        names[seat] = name
-        seats.append(seat)
-    return tuple(names), seats
+    """The players' names and the human seats (:func:`~toprace_pi.table.demo.human_seats`)."""
+    return human_seats(player_names(players), humans)
 
 
 def run_demo(

@@ -29,7 +29,7 @@ from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
 from toprace_pi.hardware.keyboard import BUTTON_KEYS, DEVICE, HELD_UNDO, Keyboard, KeySource
 from toprace_pi.table.controller import TableController
-from toprace_pi.table.demo import DEMO_KEYS
+from toprace_pi.table.demo import DEMO_KEYS, typed_ahead
 
 #: Options of a question shown at once: a bid's many amounts must leave room for the news.
 SHOWN_OPTIONS = 8
@@ -132,9 +132,7 @@ class HumanConsole(Device):
         """Keys typed ahead wait their turn: one key for the table at a poll, each read
         against the table as it is after the one before; what was typed while nobody
         at the keyboard was asked is dropped, not played into a bot's turn."""
-        self._pending.extend(self.keys.read())
-        if self._pending and self.question is None and self.seat_asked() is None:
-            self._pending = [k for k in self._pending if k in DEMO_KEYS or k == HELD_UNDO]
+        typed_ahead(self._pending, self.keys, asked=self.question is not None or self.seat_asked() is not None)
         while self._pending:
             key = self._pending.pop(0)
             self.note = ""

@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from toprace_pi.core import registry
-from toprace_pi.games.toprace.render.ansi import ColourMode
 from toprace_pi.games.toprace.render.frames import INDEX, FrameWriter
 from toprace_pi.games.toprace.render.palette import RGB
 from toprace_pi.games.toprace.render.terminal import DEFAULT_WIDTH, render_track
@@ -18,6 +17,7 @@ from toprace_pi.games.toprace.rules import Game
 from toprace_pi.games.toprace.rules.events import Event
 from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.view import lights_by_space
+from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.journal import applied_steps, load
 
 

@@ -52,6 +52,7 @@ from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.tags import TagBook
 from toprace_pi.table.modes import Choice, Identity, Refusal, Step
+from toprace_pi.table.side import NOTHING_TO_UNDO
 
 PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
 #: Phases in which a car on the card still waits for a decision.
@@ -143,8 +144,9 @@ class TopRaceTable:
     def is_deal(self, game: Game) -> bool:
         return game.phase is Phase.DEAL
 
-    def undoable(self, action: Action) -> bool:
-        return not isinstance(action, Deal)
+    def undo_refusal(self, action: Action) -> str | None:
+        """The deal is chance's: before it there is nothing to take back."""
+        return NOTHING_TO_UNDO if isinstance(action, Deal) else None
 
     def taken_back(self, action: Action) -> str:
         return "took back a trade" if isinstance(action, Trade) else f"took back: {action}"  # a trade is secret

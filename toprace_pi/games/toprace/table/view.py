@@ -3,6 +3,7 @@ may go, a blinking cursor, the placements, and whose turn it is."""
 
 from __future__ import annotations
 
+from toprace_pi.core.colour import dim
 from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE
 from toprace_pi.games.toprace.rules import (
     Breakdown,
@@ -23,11 +24,6 @@ from toprace_pi.hardware.profile import Profile
 BLINK = 0.4
 #: Legal end spaces glow at this share of the car's colour.
 GLOW = 0.2
-
-
-def dim(rgb: RGB, share: float) -> RGB:
-    r, g, b = rgb
-    return (round(r * share), round(g * share), round(b * share))
 
 
 class TableView:

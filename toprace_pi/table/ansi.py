@@ -1,11 +1,12 @@
-"""Terminal colour: which kind a terminal takes, and the escape codes for it.
+"""Terminal colour: which kind a terminal takes, and the escape codes for it, for every
+game's terminal board (Top Race's cars, AUTORACE's suits).
 
 Three modes, picked as well-behaved command-line tools pick them
 (:func:`colour_mode`): none, the xterm 256-colour palette, or 24-bit colour.
 When nothing says what the terminal can do, 256 colours is the default rather
 than the 16 basic ones: every terminal emulator of the last fifteen years takes
 them, the Linux console maps them to its own 16, and the 16 basic colours are
-set by the user's theme, so they could not show six cars' colours faithfully.
+set by the user's theme, so they could not show a game's colours faithfully.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from collections.abc import Mapping
 from enum import StrEnum
 from typing import TextIO
 
-from toprace_pi.games.toprace.rules.cars import RGB
+from toprace_pi.core.colour import RGB
 
-__all__ = ["ColourMode", "colour_mode", "paint", "xterm_256"]
+__all__ = ["ColourMode", "colour_mode", "mode_of", "paint", "xterm_256"]
 
 RESET = "\x1b[0m"
 #: The channel levels of the xterm 6x6x6 colour cube (colours 16-231).
@@ -49,6 +50,13 @@ def colour_mode(stream: TextIO, environ: Mapping[str, str] | None = None) -> Col
     if env.get("COLORTERM", "").lower() in ("truecolor", "24bit") or term.endswith("-direct"):
         return ColourMode.TRUECOLOR
     return ColourMode.XTERM_256
+
+
+def mode_of(colour: ColourMode | bool) -> ColourMode:
+    """A drawing's ``colour`` argument as a mode: ``True`` stands for 24-bit colour, ``False`` for none."""
+    if isinstance(colour, ColourMode):
+        return colour
+    return ColourMode.TRUECOLOR if colour else ColourMode.NONE
 
 
 def xterm_256(rgb: RGB) -> int:

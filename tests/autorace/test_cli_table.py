@@ -1,0 +1,54 @@
+"""AUTORACE's table from the command line: ``demo --game autorace`` plays a series at the simulated
+table through the real ``run_demo``, and ``replay`` plays its journal back or reports it."""
+
+from __future__ import annotations
+
+import json
+
+from autorace.test_demo import cut_mid_round
+from toprace_pi.cli import main
+from toprace_pi.games.autorace.rules import Choose
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_demo_then_its_replay_and_its_report(capsys, tmp_path):
+    journal = tmp_path / "demo.jsonl"
+    code, out, err = run(capsys, "demo", "--game", "autorace", "--players", "3", "--bots", "sensible,random,random",
+                         "--seed", "2", "--fast", "--no-colour", "--journal", str(journal))
+    assert code == 0 and err == "" and "Revealed: " in out and "Final money: " in out and journal.exists()
+    assert "space 0" in out and "\x1b[" not in out
+    code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--fast", "--no-colour")
+    assert code == 0 and err == "" and out.rstrip().endswith("steps; the series is over")
+    assert "has chosen" in out and "Revealed: " in out
+    code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--report", "json")
+    assert code == 0 and json.loads(out)["settings"]["journal"] == str(journal)
+    code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--report", "text")
+    assert code == 0 and out.strip()
+
+
+def test_a_replay_asked_for_pictures_says_in_one_line_that_it_draws_none(capsys, tmp_path):
+    journal = tmp_path / "demo.jsonl"
+    assert run(capsys, "demo", "--game", "autorace", "--fast", "--journal", str(journal))[0] == 0
+    code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--svg-dir", str(tmp_path / "pictures"))
+    assert code == 2 and "draws no pictures" in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_report_of_a_journal_cut_mid_round_holds_no_card_still_sealed(espeak_on_path, capsys, tmp_path):
+    journal = tmp_path / "cut.jsonl"
+    cut = cut_mid_round(journal, 14, rounds=2).game
+    sealed = [str(Choose(seat, card)) for seat, card in enumerate(cut.sealed) if card is not None]
+    assert sealed and set(sealed) <= {str(action) for action in cut.log}
+    code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--report", "json")
+    report = json.loads(out)
+    assert code == 0 and report["log"][-1] == "reveal" and len(report["log"]) < len(cut.log)
+    code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--fast", "--no-colour")
+    assert code == 0 and out.rstrip().endswith("steps; the game goes on")
+    assert not any(text in out for text in sealed)
