@@ -37,11 +37,12 @@ def main(argv: list[str]) -> int:
 
 
 def _workers(args: list[str]) -> list[str]:
-    """pytest-xdist's options: one worker per core, unless ``args`` say otherwise
-    (``-n 0`` runs the tests in one process, as plain ``pytest`` does)."""
+    """pytest-xdist's options: one worker per core, each test file on one worker (the hub's
+    tests walk one emulated board through a module), unless ``args`` say otherwise (``-n 0``
+    runs the tests in one process, as plain ``pytest`` does)."""
     if "no:xdist" in args or any(a.startswith(("-n", "--numprocesses", "--dist")) for a in args):
         return []
-    return ["-n", "auto"]
+    return ["-n", "auto", "--dist", "loadfile"]  # a file's tests on one worker: some share a module's device
 
 
 def _env() -> Path:

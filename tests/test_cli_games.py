@@ -138,3 +138,11 @@ def test_demo_autorace_without_its_demo_module_says_so_in_one_line(capsys, monke
     monkeypatch.setitem(sys.modules, "toprace_pi.games.autorace.table.demo", None)
     code, out, err = run(capsys, "demo", "--game", "autorace", "--fast")
     assert code == 2 and "AUTORACE's demo cannot start" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", ["toprace", "autorace"])
+def test_a_demo_without_gpiozero_says_what_to_install_in_one_line(capsys, monkeypatch, game):
+    monkeypatch.setitem(sys.modules, "gpiozero", None)
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.mock", None)
+    code, out, err = run(capsys, "demo", "--game", game, "--fast")
+    assert code == 2 and out == "" and "pip install gpiozero" in err and len(err.strip().splitlines()) == 1

@@ -285,6 +285,8 @@ def _demo(args: argparse.Namespace) -> int:
     title = registry.get(args.game).info.title
     try:
         run = game_cli(args.game).demo(args)
+        import gpiozero.pins.mock  # noqa: F401  (the demo's buttons are mock pins: found now, not mid-game)
+
         from toprace_pi.hardware.keyboard import TerminalKeys
         from toprace_pi.table.screen import DemoScreen
     except ImportError as exc:
