@@ -2,7 +2,8 @@
 """Bootstrap and run the project's two everyday tasks from a fresh clone.
 
     python3 dev.py demo [ARGS...]   watch bots play a whole game in the terminal
-    python3 dev.py test [ARGS...]   run the test suite (creates .venv on first use)
+    python3 dev.py test [ARGS...]   run the test suite (creates .venv on first use),
+                                    spread over the machine's cores (ARGS -n 0: in one process)
 
 Only Python 3.11+ is needed. The first run makes a virtual environment in
 ``.venv`` with the package and what its demo and tests use (gpiozero for the
@@ -32,7 +33,15 @@ def main(argv: list[str]) -> int:
     python = _env()
     if task == "demo":
         return subprocess.call([str(python), "-m", "toprace_pi", "demo", *rest], cwd=ROOT)
-    return subprocess.call([str(python), "-m", "pytest", *rest], cwd=ROOT)
+    return subprocess.call([str(python), "-m", "pytest", *_workers(rest), *rest], cwd=ROOT)
+
+
+def _workers(args: list[str]) -> list[str]:
+    """pytest-xdist's options: one worker per core, unless ``args`` say otherwise
+    (``-n 0`` runs the tests in one process, as plain ``pytest`` does)."""
+    if "no:xdist" in args or any(a.startswith(("-n", "--numprocesses", "--dist")) for a in args):
+        return []
+    return ["-n", "auto"]
 
 
 def _env() -> Path:

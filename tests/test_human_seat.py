@@ -21,6 +21,7 @@ from toprace_pi.games.toprace.rules import MoveCar, PlayCard
 from toprace_pi.games.toprace.rules.events import CardPlayed
 from toprace_pi.games.toprace.table.demo import run_demo, seat_names
 from toprace_pi.hardware.keyboard import KEY_UID
+from toprace_pi.table import demo as table_demo
 from toprace_pi.table.journal import load
 from toprace_pi.table.screen import DemoScreen
 
@@ -28,9 +29,22 @@ ROOT = Path(__file__).resolve().parent.parent
 KEYBOARD_CARD = f"tag {KEY_UID.hex()} on discard"
 
 
+@pytest.fixture(autouse=True)
+def quick_looks(monkeypatch):
+    """While a human thinks, the demo table looks at its devices and sleeps 20 ms
+    (``IDLE_TICK``) before it looks again. A typist here types by those looks, not by the
+    clock, so the games below sleep 1 ms a look instead: every look is still taken, in the
+    same order; only the waiting is shorter (some 36 s of the slow typist's game, 2 s of each
+    other game). The demo repeats no prompt, and the one timed step, a pit stop's 6 s claim
+    window, is answered by the typist long before it runs out at either pace: each variant's
+    game has the same log and the same count of looks at 20 ms and at 1 ms. The
+    pseudo-terminal test runs the demo in a process of its own, at the real pace."""
+    monkeypatch.setattr(table_demo, "IDLE_TICK", 0.001)
+
+
 class Typist:
     """Presses ``key`` once every ``every`` looks of the table at the keyboard: with a
-    look every 20 ms, ``every=25`` is a key each half second."""
+    look every 20 ms (the demo's pace), ``every=25`` is a key each half second."""
 
     def __init__(self, key: str = "o", every: int = 1) -> None:
         self.key, self.every, self.looks, self.pressed = key, every, 0, 0
