@@ -34,11 +34,11 @@ def quick_looks(monkeypatch):
     """While a human thinks, the demo table looks at its devices and sleeps 20 ms
     (``IDLE_TICK``) before it looks again. A typist here types by those looks, not by the
     clock, so the games below sleep 1 ms a look instead: every look is still taken, in the
-    same order, and the games are the same; only the waiting is shorter (some 40 s of the
-    slow typist's game, 2-3 s of each other game). Nothing in these games reads the wall
-    clock between looks: the demo repeats no prompt, and a pit stop's 6 s claim window is
-    answered by the typist's OK within a look or two. The pseudo-terminal test runs the
-    demo in a process of its own, at the real pace."""
+    same order; only the waiting is shorter (some 36 s of the slow typist's game, 2 s of each
+    other game). The demo repeats no prompt, and the one timed step, a pit stop's 6 s claim
+    window, is answered by the typist long before it runs out at either pace: each variant's
+    game has the same log and the same count of looks at 20 ms and at 1 ms. The
+    pseudo-terminal test runs the demo in a process of its own, at the real pace."""
     monkeypatch.setattr(table_demo, "IDLE_TICK", 0.001)
 
 
