@@ -162,10 +162,9 @@ def _build_check(parser: argparse.ArgumentParser, game: str) -> None:
 
 
 def _build_enrol(parser: argparse.ArgumentParser, game: str) -> None:
-    from toprace_pi.games.toprace.table.tags import WALK_NAMES
-
     _config_option(parser)
-    parser.add_argument("what", choices=WALK_NAMES)
+    parser.add_argument("what", help="the walk: the game's (the config's) tags to enrol; Top Race: cards, cars or "
+                                     "pitstops; AUTORACE: cards (every colour in play) or a colour (red, ...)")
     parser.add_argument("--again", action="store_true",
                         help="walk every item anew (by default a walk goes on where an earlier one stopped)")
     parser.set_defaults(run=_enrol)
@@ -173,7 +172,7 @@ def _build_enrol(parser: argparse.ArgumentParser, game: str) -> None:
 
 def _build_calibrate(parser: argparse.ArgumentParser, game: str) -> None:
     _config_option(parser)
-    parser.add_argument("track", help="a shipped track or a track file")
+    parser.add_argument("track", help="a shipped track or a track file (AUTORACE: a board)")
     parser.add_argument("--out", type=Path, metavar="FILE",
                         help="where to save the profile (default: beside a track file, as NAME.profile.toml; "
                              "for a shipped track TRACK.toml)")
@@ -372,19 +371,22 @@ def _enrol(args: argparse.Namespace) -> int:
     from toprace_pi.table.tools import enrol
 
     config = _config(args)
-    enrol(args.what, config, _tell, tags=registry.get(config.game).table(config.settings).tags(), again=args.again)
+    book = registry.get(config.game).table(config.settings).tags()
+    if args.what not in book.walks:
+        raise TopRaceError(f"{registry.get(config.game).info.title} has no tags called {args.what!r} to enrol "
+                           f"(its walks: {', '.join(book.walks)})")
+    enrol(args.what, config, _tell, tags=book, again=args.again)
     return 0
 
 
 def _calibrate(args: argparse.Namespace) -> int:
     import queue
 
-    from toprace_pi.games.toprace.table.board import calibration_target
     from toprace_pi.table.live import open_buttons
     from toprace_pi.table.tools import button_presses, calibrate_board, typed_presses
 
     config = _config(args)
-    target = calibration_target(args.track, args.out)
+    target = game_cli(config.game).calibration_target(args.track, args.out)
     if config.button_kind == "simulated":
         calibrate_board(target, config, typed_presses(sys.stdin, _tell), _tell)
         return 0

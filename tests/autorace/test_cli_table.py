@@ -52,3 +52,33 @@ def test_the_report_of_a_journal_cut_mid_round_holds_no_card_still_sealed(espeak
     code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--fast", "--no-colour")
     assert code == 0 and out.rstrip().endswith("steps; the game goes on")
     assert not any(text in out for text in sealed)
+
+
+def autorace_config(tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text('[game]\nname = "autorace"\nplayers = ["Anna", "Ben", "Carla"]\n'
+                      f'[files]\nregistry = "{tmp_path / "tags.json"}"\n'
+                      '[buttons]\nkind = "simulated"\n[strip]\nbackend = "simulated"\n', "utf-8")
+    return config
+
+
+def test_calibrate_walks_the_73_leds_of_an_autorace_board(capsys, tmp_path, monkeypatch):
+    """The config's game says whose board is calibrated: each LED under its space, the presses typed."""
+    import io
+
+    from toprace_pi.games.autorace.data import load_board
+    from toprace_pi.games.autorace.table.board import load_profile
+
+    out_file = tmp_path / "board.toml"
+    monkeypatch.setattr("sys.stdin", io.StringIO("o\n" * 70 + "u\n" + "o\n" * 4))  # LED 69 taken back
+    code, out, err = run(capsys, "calibrate", "standard", "--config", str(autorace_config(tmp_path)),
+                         "--out", str(out_file))
+    assert code == 0 and err == "" and "Done: 73 LEDs assigned for AUTORACE." in out
+    profile = load_profile("standard", load_board(), out_file)
+    assert profile.led_count == 73 and profile.seats == () and profile.spaces["72"] == (72,)
+
+
+def test_enrol_names_the_games_walks_for_one_it_has_not(capsys, tmp_path):
+    code, out, err = run(capsys, "enrol", "cars", "--config", str(autorace_config(tmp_path)))
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.strip() == "toprace-pi: AUTORACE has no tags called 'cars' to enrol (its walks: cards, red, blue, green)"

@@ -11,6 +11,7 @@ import json
 import shutil
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from toprace_pi.arguments import amount, kinds, players, positive
@@ -81,3 +82,10 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
     run_demo = importlib.import_module("toprace_pi.games.autorace.table.demo").run_demo
     return functools.partial(run_demo, players=args.players, games=args.games, boost=args.boost,
                              seed=args.seed, bots=args.bots)
+
+
+def calibration_target(name: str, out: Path | None) -> Any:
+    """What ``toprace-pi calibrate NAME`` walks for this game's board ``name`` (its LEDs, space by space)."""
+    from toprace_pi.games.autorace.table.board import calibration_target as target
+
+    return target(name, out)

@@ -97,3 +97,10 @@ def deck_name(name: str) -> str:
     """A shipped deck's name, or a deck file's absolute path: what the game records, so that its journal
     replays from any folder (a track file records its path by itself, as its slug)."""
     return name if name in deck_names() else str(Path(name).resolve())
+
+
+def calibration_target(name: str, out: Path | None) -> Any:
+    """What ``toprace-pi calibrate NAME`` walks for this game's board ``name`` (its LEDs, space by space)."""
+    from toprace_pi.games.toprace.table.board import calibration_target as target
+
+    return target(name, out)
