@@ -190,7 +190,8 @@ class TopSpeed:
         self.lap += 1
         self.under_safety_car = self.safety_car_rounds > 0
         self.safety_car_rounds = max(0, self.safety_car_rounds - 1)
-        self.events.append(ev.RoundStarted(self.round, self.lap, self.settings.laps, self.under_safety_car))
+        self.events.append(ev.RoundStarted(self.round, self.lap, self.settings.laps, self.under_safety_car,
+                                           self.safety_car_rounds))
         if self.lap >= self.settings.laps:
             self._end_race()
         else:
@@ -525,12 +526,15 @@ class TopSpeed:
         """Move ``seat``'s car ``spaces`` (back if negative); the spaces it actually went."""
         circuit, start = self.circuit, self.progress[seat]
         others = [p for s, p in enumerate(self.progress) if s != seat]
+        flagged = False
         if spaces >= 0:
             end = circuit.forward(start, spaces, others, overtaking)
+            flagged = end != circuit.forward(start, spaces, others)
         else:
             end = circuit.backward(start, -spaces, others)
         self.progress[seat] = end
-        self.events.append(ev.Moved(seat, circuit.space(start), circuit.space(end), end - start, spaces, why))
+        self.events.append(ev.Moved(seat, circuit.space(start), circuit.space(end), end - start, spaces, why,
+                                    flagged))
         return end - start
 
     def _count_laps(self, seat: int) -> None:
