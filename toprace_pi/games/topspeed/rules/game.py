@@ -130,6 +130,8 @@ class TopSpeed:
         #: pile and damage row. Each is a tuple, replaced when it changes: a clone shares them.
         self.decks = [cards for _ in seats]
         self.deck_size = len(cards)
+        #: What each player races with, card word -> copies: known to all (the race type is).
+        self.composition = deck.composition(cards)
         self.rows: list[Pile] = [() for _ in seats]
         self.discards: list[Pile] = [() for _ in seats]
         self.damage: list[Pile] = [() for _ in seats]
@@ -644,6 +646,7 @@ class TopSpeed:
             "spaces": [self.circuit.space(p) for p in self.progress],
             "lapped": list(self.lapped),
             "deck_sizes": [len(deck) for deck in self.decks],
+            "composition": dict(self.composition),
             "rows": [words(row) for row in self.rows],
             "discards": [words(pile) for pile in self.discards],
             "damage": [words(row) for row in self.damage],
