@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from toprace_pi.games.topspeed.rules import Action, TopSpeed
+from toprace_pi.games.topspeed.rules import Action, HiddenShuffle, TopSpeed
 from toprace_pi.games.topspeed.rules.game import GRID
 from toprace_pi.table.modes import InputMode
 
@@ -38,6 +38,8 @@ class TableShuffles(InputMode):
 
     game: TopSpeed
     below: Below = secure_below
+    #: Physical minicards: the players shuffle their decks by hand (the table only draws the grid).
+    by_hand: bool = False
     due = "the table's shuffle"
 
     @property
@@ -48,4 +50,7 @@ class TableShuffles(InputMode):
         return f"the table shuffles {self.game.names[step]}'s deck"
 
     def automatic(self) -> Sequence[Action] | None:
+        step = self.game.chance_queue[0]
+        if self.by_hand and step != GRID:
+            return [HiddenShuffle(step)]
         return [chance_step(self.game, self.below)]

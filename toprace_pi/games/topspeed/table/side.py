@@ -13,16 +13,19 @@ drawn was seen by everyone, and a shuffle (a pit stop's with it) is chance's: th
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import cast
 
 from toprace_pi.games.topspeed.data import load_deck
-from toprace_pi.games.topspeed.rules import Action, Draw, Keep, Leave, Pass, PitStop, SitOut, Stage, TopSpeed
+from toprace_pi.games.topspeed.rules import Action, Draw, DrawCard, Keep, Leave, Pass, PitStop, SitOut, Stage, TopSpeed
 from toprace_pi.games.topspeed.rules import events as ev
 from toprace_pi.games.topspeed.rules.actions import Shuffle, StartOrder, UseKept
+from toprace_pi.games.topspeed.rules.game import GRID
 from toprace_pi.games.topspeed.settings import TableGame
 from toprace_pi.games.topspeed.table.board import load_profile
 from toprace_pi.games.topspeed.table.chance import TableShuffles
-from toprace_pi.games.topspeed.table.tags import Identity, TopSpeedVocabulary, tag_book
+from toprace_pi.games.topspeed.table.minicards import DRAW_HINT, Minicards
+from toprace_pi.games.topspeed.table.tags import UNKNOWN_TAG, Identity, TopSpeedVocabulary, tag_book
 from toprace_pi.games.topspeed.table.turn import VIRTUAL_DECKS, Turn
 from toprace_pi.games.topspeed.table.view import TopSpeedView
 from toprace_pi.hardware.keyboard import KeyMap
@@ -43,23 +46,27 @@ class TopSpeedTable:
 
     def __init__(self, setup: TableGame | None = None) -> None:
         self.setup = setup or TableGame()
+        #: Physical minicards: the players' own decks, each card drawn laid on the seat's reader.
+        self.minicards = Minicards() if self.setup.decks == "physical" else None
 
     def entry(self, game: TopSpeed, now: float, *, dealt_by_hand: bool) -> InputMode | None:
         """The table's own chance steps (at a real table too: nobody shuffles cards), else the turn."""
         if game.is_over:
             return None
         if game.chance_queue:
-            return TableShuffles(game)
+            return TableShuffles(game, by_hand=self.minicards is not None)
         seat = cast(int, game.turn)
-        options = game.options(seat)
-        return Turn(game.names[seat], seat, list(options), [label(game, action) for action in options],
-                    where(game))
+        options: list[Action] = [action for action in game.options(seat) if not isinstance(action, DrawCard)]
+        turn = Turn(game.names[seat], seat, options, [label(game, action) for action in options], where(game))
+        if self.minicards is not None and len(options) < len(game.options(seat)):
+            turn.laid, turn.draw_hint = partial(self.minicards.laid, game, seat), DRAW_HINT
+        return turn
 
     def choice(self, game: TopSpeed) -> Choice | None:
         return None  # the turn is an entry that says each option as NEXT reaches it
 
     def tag(self, game: TopSpeed, identity: AnyIdentity) -> Step:
-        return Refusal(VIRTUAL_DECKS)
+        return Refusal(VIRTUAL_DECKS if self.minicards is None else "no minicard is drawn now")
 
     def passing(self, game: TopSpeed) -> Sequence[Action] | None:
         return None  # the turn's entry takes PASS
@@ -73,23 +80,27 @@ class TopSpeedTable:
         return event.text(names)
 
     def unknown_tag(self, record: str | None, game: TopSpeed) -> str:
-        return VIRTUAL_DECKS
+        return VIRTUAL_DECKS if self.minicards is None else UNKNOWN_TAG
 
     def ignores(self, reader: str, identity: AnyIdentity, game: TopSpeed) -> bool:
-        return False
+        """The minicard a player just laid, read again while it lies on the reader."""
+        return self.minicards is not None and self.minicards.ignores(identity)
 
     def view(self, profile: Profile) -> TopSpeedView:
         return TopSpeedView(profile)
 
     def is_deal(self, game: TopSpeed) -> bool:
-        """A shuffle or the starting order: a machine's dealer (the demo's, seeded) makes it when there is one."""
-        return bool(game.chance_queue) and not game.is_over
+        """A shuffle or the starting order: a machine's dealer (the demo's, seeded) makes it when there is one
+        (with physical minicards only the starting order: the players shuffle their own decks)."""
+        if not game.chance_queue or game.is_over:
+            return False
+        return self.minicards is None or game.chance_queue[0] == GRID
 
     def undo_refusal(self, action: Action) -> str | None:
         """A pass, a lap not made and a card kept apart revealed nothing and may be taken back; nothing else."""
         if isinstance(action, (Pass, SitOut, Keep)):
             return None
-        if isinstance(action, Draw):
+        if isinstance(action, (Draw, DrawCard)):
             return DRAWN_STANDS
         if isinstance(action, (Leave, UseKept)):
             return LAID_STANDS

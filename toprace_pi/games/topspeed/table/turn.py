@@ -31,16 +31,23 @@ class Turn(InputMode):
     cursor: int = 0
     #: What a minicard laid does (with virtual decks: a refusal).
     laid: Callable[[Identity], Step] = lambda identity: Refusal(VIRTUAL_DECKS)
+    #: With physical minicards, how to draw (the draw is a card laid, not an option).
+    draw_hint: str = ""
 
     @property
     def prompt(self) -> str:
         others = " (NEXT for the other choices)" if len(self.options) > 1 else ""
-        return f"{self.who}, {self.where}: {self.labels[self.cursor]}? OK{others}"
+        option = f"{self.labels[self.cursor]}? OK{others}" if self.options else ""
+        if self.draw_hint:
+            return f"{self.who}, {self.where}: {self.draw_hint}" + (f"; or {option}" if option else "")
+        return f"{self.who}, {self.where}: {option}"
 
     def tag(self, identity: Identity) -> Step:
         return self.laid(identity)
 
     def button(self, name: str) -> Step:
+        if not self.options and name in ("next", "ok"):
+            return Refusal(f"{name.upper()} means nothing now: {self.prompt}")
         if name == "next":
             self.cursor = (self.cursor + 1) % len(self.options)
             return None  # the controller says the new prompt: the option now under the cursor
