@@ -126,3 +126,31 @@ def test_the_demo_then_its_replay_and_its_report(capsys, tmp_path):
     assert code == 0 and json.loads(out)["journal"] == str(journal)
     code, out, err = run(capsys, "demo", "--game", "topspeed", "--human", "Anna", "--fast")
     assert code != 0
+
+
+class Pressing:
+    """A human at the keyboard who draws twice and passes, again and again (OK, OK, PASS)."""
+
+    def __init__(self) -> None:
+        self.keys = iter(["o", "o", "p"] * 10_000)
+        self.closed = False
+
+    def read(self) -> list[str]:
+        return [next(self.keys)]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_human_seat_plays_at_the_keyboard_beside_the_bots(tmp_path):
+    from toprace_pi.games.topspeed.table.demo import run_demo
+    from toprace_pi.table.screen import DemoScreen
+
+    shown: list[str] = []
+    keys = Pressing()
+    game = run_demo(players=2, laps=3, seed=5, delay=0.0, colour=False, journal=tmp_path / "j.jsonl",
+                    screen=DemoScreen(shown.append, live=False), keys=keys, humans=["Zoe"])
+    assert game.is_over and game.names[0] == "Zoe" and keys.closed
+    zoe = [str(action) for action in game.log if str(action).endswith(" 0") and not str(action).startswith("shuffle")]
+    assert "draw 0" in zoe and "pass 0" in zoe
+    assert any("Zoe, lap 1 of 3: draw a card? OK" in text for text in shown)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from toprace_pi.core.colour import RGB
+from toprace_pi.errors import TopRaceError
 from toprace_pi.games.topspeed.bots import make_bot
 from toprace_pi.games.topspeed.render.terminal import render_board, scoreboard
 from toprace_pi.games.topspeed.rules import TopSpeed
@@ -23,13 +24,23 @@ from toprace_pi.games.topspeed.rules.events import Event
 from toprace_pi.games.topspeed.settings import TableGame
 from toprace_pi.games.topspeed.simulate import player_names, seat_kinds
 from toprace_pi.games.topspeed.table.chance import chance_step
+from toprace_pi.games.topspeed.table.human import HumanConsole
 from toprace_pi.games.topspeed.table.side import TopSpeedTable
 from toprace_pi.games.topspeed.table.turn import Turn
 from toprace_pi.hardware.keyboard import KeySource
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.controller import TableController
-from toprace_pi.table.demo import DemoReaders, DemoStopped, DemoTable, Pace, demo_devices, play_demo
+from toprace_pi.table.demo import (
+    Console,
+    DemoReaders,
+    DemoStopped,
+    DemoTable,
+    Pace,
+    demo_devices,
+    human_seats,
+    play_demo,
+)
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.screen import DemoScreen
 
@@ -51,6 +62,7 @@ def build_demo_table(
     on_frame: Callable[[list[RGB]], None] | None = None,
     clock: Callable[[], float] = time.monotonic,
     journal: Path | None = None,
+    console: Console | None = None,
 ) -> DemoTable:
     """Wire the simulated devices, the controller and the view for one demo race. News goes to
     ``say``, prompts to ``ask``, engine events to ``announce`` (by default said as the table says them);
@@ -67,20 +79,27 @@ def build_demo_table(
                                  journal=None if journal is None else Journal.create(journal, settings,
                                                                                     game="topspeed"))
     devices = demo_devices(controller, side.board_profile(None, game), DemoReaders.simulated(clock, READER_ROLES),
-                           clock=clock, on_frame=on_frame)
+                           console=console, clock=clock, on_frame=on_frame)
     return DemoTable(**devices)
 
 
 class DemoPlayers:
     """Each bot chooses from its seat's view alone, then presses the buttons as a person would."""
 
-    def __init__(self, kinds: Sequence[str], seed: int) -> None:
+    def __init__(self, kinds: Sequence[str], seed: int, *, humans: Sequence[int] = ()) -> None:
         self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+        self.humans = frozenset(humans)
 
     def act(self, demo: DemoTable) -> None:
-        """The one input the table waits for: NEXT until the wanted option is said, then OK."""
+        """The one input the table waits for: NEXT until the wanted option is said, then OK (a human's:
+        the table steps on, reading the keyboard, until the human's step is taken)."""
         entry = demo.controller.entry
         assert isinstance(entry, Turn), "the table waits only for the player to move"
+        if entry.seat in self.humans:
+            steps = len(demo.controller.game.log)
+            while len(demo.controller.game.log) == steps:
+                demo.idle()
+            return
         wanted = self.bots[entry.seat].choose(demo.controller.game.view(entry.seat))
         if wanted not in entry.options:
             raise RuntimeError(f"the bot chose {wanted}, not among {entry.options}")
@@ -104,35 +123,36 @@ def run_demo(
     humans: Sequence[str] = (),
 ) -> TopSpeed:
     """``toprace-pi demo --game topspeed``: a whole race at a simulated table, told as it happens, the
-    circuit and the standings shown after every step. No human seat yet (``humans`` is refused)."""
-    if humans:
-        from toprace_pi.errors import TopRaceError
-
-        raise TopRaceError("TOP SPEED's demo has no human seat yet: leave out --human")
+    circuit and the standings shown after every step; the ``humans`` play at the keyboard ``keys``
+    (n NEXT, o OK, p PASS, U UNDO), which also pauses (space), steps (.) and quits (q)."""
     screen = screen or DemoScreen(lambda text: print(text, end="", flush=True), live=False)
     kinds = seat_kinds(bots, players)
-    names = player_names(players)
+    names, seats = human_seats(player_names(players), humans)
+    console = _console(keys, seats)
     side = TopSpeedTable()
     if journal is not None:
         screen.news(f"the race's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)")
     demo = build_demo_table(players, laps=laps, variant=variant, seed=seed, names=names, say=screen.news,
-                            ask=lambda _: None, journal=journal,
-                            announce=lambda event: screen.news(side.announcement(event, names) or ""))
+                            ask=(lambda text: screen.news(text)) if seats else (lambda _: None), journal=journal,
+                            announce=lambda event: screen.news(side.announcement(event, names) or ""),
+                            console=console)
     pace = Pace(demo, delay)
 
     def draw(game: Any = None) -> None:
         game = demo.controller.game
         view = game.view(None)
-        screen.show(render_board(view, names, game.circuit.spaces, colour=colour), scoreboard(view, names), [],
-                    new_turn=True)
+        screen.show(render_board(view, names, game.circuit.spaces, colour=colour), scoreboard(view, names),
+                    console.panel() if console else [], new_turn=True)
 
     def after_step(game: TopSpeed) -> None:
         draw()
         pace.wait()
 
+    if console is not None:
+        console.changed = draw
     try:
         draw()
-        game = play_demo(demo, DemoPlayers(kinds, seed), after_step=after_step)
+        game = play_demo(demo, DemoPlayers(kinds, seed, humans=seats), after_step=after_step)
     except DemoStopped:
         screen.news("the demo was stopped" + (f"; replay it with: {REPLAY} {journal}" if journal else ""))
         return demo.controller.game
@@ -142,3 +162,10 @@ def run_demo(
     if journal is not None:
         screen.news(f"the race's journal: {journal} ({REPLAY} {journal})")
     return game
+
+
+def _console(keys: KeySource | None, seats: Sequence[int]) -> HumanConsole | None:
+    """The keyboard of the human seats, if anyone types."""
+    if seats and keys is None:
+        raise TopRaceError("human players need a terminal to type on")
+    return None if keys is None else HumanConsole(keys, seats)
