@@ -24,12 +24,13 @@ from toprace_pi.games.topspeed.rules.events import Event
 from toprace_pi.games.topspeed.settings import TableGame
 from toprace_pi.games.topspeed.simulate import player_names, seat_kinds
 from toprace_pi.games.topspeed.table.chance import chance_step
-from toprace_pi.games.topspeed.table.human import HumanConsole
+from toprace_pi.games.topspeed.table.human import human_console
 from toprace_pi.games.topspeed.table.side import TopSpeedTable
 from toprace_pi.games.topspeed.table.turn import Turn
 from toprace_pi.hardware.keyboard import KeySource
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.table.ansi import ColourMode
+from toprace_pi.table.console import ButtonConsole
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import (
     Console,
@@ -164,8 +165,8 @@ def run_demo(
     return game
 
 
-def _console(keys: KeySource | None, seats: Sequence[int]) -> HumanConsole | None:
+def _console(keys: KeySource | None, seats: Sequence[int]) -> ButtonConsole | None:
     """The keyboard of the human seats, if anyone types."""
     if seats and keys is None:
         raise TopRaceError("human players need a terminal to type on")
-    return None if keys is None else HumanConsole(keys, seats)
+    return None if keys is None else human_console(keys, seats)
