@@ -39,9 +39,11 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Protocol, TypeGuard
 
+from toprace_pi.datafiles import read_toml, shipped_names
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.strip import DARK, MAX_LEDS, RGB
 from toprace_pi.text import ordinal
@@ -288,3 +290,18 @@ class _ProfileBuilder:
 
 def _is_index(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def find_profile(folder: Traversable, layout: BoardLayout, board_name: str, profile: str | Path | None = None,
+                 *, seats: int = 0) -> Profile:
+    """The profile of the board ``layout`` loaded as ``board_name`` (a shipped board's name, or its file's
+    path): the ``profile`` file given (``[files] profile``), else the one shipped in ``folder``, else the
+    one beside the board's file, else the default layout. Any game's boards are found the same way."""
+    shipped = shipped_names(folder)
+    if profile is None and board_name not in shipped:
+        beside = profile_beside(board_name)
+        if not beside.is_file():
+            return default_profile(layout, seats=seats)
+        profile = beside
+    source, data = read_toml(folder, profile or board_name, shipped)
+    return Profile.from_dict(data, source, layout)

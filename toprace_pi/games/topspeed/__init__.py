@@ -22,8 +22,7 @@ def _new_game(settings: Any, circuit: Any = None, deck: Any = None) -> TopSpeed:
 
 
 def _table(setup: Any = None) -> Any:
-    # The table side is still to come: drop the ignore when table/side.py is written.
-    from toprace_pi.games.topspeed.table.side import TopSpeedTable  # type: ignore[import-not-found]
+    from toprace_pi.games.topspeed.table.side import TopSpeedTable
 
     return TopSpeedTable(setup)
 

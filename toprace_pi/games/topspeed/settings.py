@@ -28,7 +28,9 @@ from toprace_pi.games.topspeed.rules.game import DEFAULT_LAPS, MAX_LAPS, MAX_PLA
 from toprace_pi.table.checks import is_file, players, whole
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
-KEYS = {"name", "variant", "players", "laps", "removed", "circuit", "deck"}
+KEYS = {"name", "variant", "players", "laps", "removed", "circuit", "deck", "decks"}
+#: Who holds the decks: the table (virtual, the default), or the players, each their own minicards.
+DECKS = ("virtual", "physical")
 #: Each advanced rule's word in a variant's name -> its field of :class:`Settings`.
 RULES = {"qualifying": "qualifying", "fastest-lap": "fastest_lap", "kers": "kers", "chaotic-weather": "blank_card"}
 #: The variants a table lists (any other combination is accepted too).
@@ -62,6 +64,8 @@ class TableGame:
     removed: tuple[str, ...] = ()
     circuit: str = DEFAULT_CIRCUIT
     deck: str = DEFAULT_DECK
+    #: One of :data:`DECKS`.
+    decks: str = "virtual"
 
     def settings(self) -> Settings:
         return Settings(self.players, laps=self.laps, removed=self.removed, circuit=self.circuit, deck=self.deck,
@@ -84,6 +88,7 @@ def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
         removed=_removed(game.get("removed", []), problems),
         circuit=_file(game, "circuit", circuit_names(), DEFAULT_CIRCUIT, problems),
         deck=_file(game, "deck", deck_names(), DEFAULT_DECK, problems),
+        decks=_decks(game.get("decks", "virtual"), problems),
     )
     try:
         settings = setup.settings()
@@ -91,8 +96,15 @@ def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
             load_deck(setup.deck).for_race(settings.race, settings.removed)
     except IllegalActionError as exc:
         problems.append(f"[game] {exc}")
-        return TableGame(players=setup.players, laps=setup.laps)
+        return TableGame(players=setup.players, laps=setup.laps, decks=setup.decks)
     return setup
+
+
+def _decks(value: object, problems: list[str]) -> str:
+    if value not in DECKS:
+        problems.append(f"[game] decks: one of {', '.join(DECKS)}, not {value!r}")
+        return "virtual"
+    return str(value)
 
 
 def _variant(value: object, problems: list[str]) -> str:

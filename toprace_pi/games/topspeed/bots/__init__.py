@@ -9,6 +9,7 @@ from typing import Any, Protocol
 
 from toprace_pi.core import bots
 from toprace_pi.games.topspeed.bots.random_bot import RandomBot
+from toprace_pi.games.topspeed.bots.sensible import SensibleBot
 from toprace_pi.games.topspeed.rules import Action
 
 
@@ -18,7 +19,7 @@ class Bot(Protocol):
         ...
 
 
-KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot}
+KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "sensible": SensibleBot}
 BOT_KINDS = tuple(KINDS)
 
 

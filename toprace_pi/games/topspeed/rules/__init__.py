@@ -4,6 +4,8 @@
 from toprace_pi.games.topspeed.rules.actions import (
     Action,
     Draw,
+    DrawCard,
+    HiddenShuffle,
     Keep,
     Leave,
     Pass,
@@ -19,6 +21,6 @@ from toprace_pi.games.topspeed.rules.cards import DECK_SIZE, RACE_TYPES, Card, D
 from toprace_pi.games.topspeed.rules.circuit import Circuit
 from toprace_pi.games.topspeed.rules.game import RoundEnd, Settings, Stage, TopSpeed
 
-__all__ = ["DECK_SIZE", "RACE_TYPES", "Action", "Card", "Circuit", "Deck", "Draw", "Keep", "Kind", "Leave", "Pass",
-           "PitStop", "RoundEnd", "SeatAction", "Settings", "Shuffle", "SitOut", "Stage", "StartOrder", "TopSpeed",
-           "UseKept", "card_of", "parse_action"]
+__all__ = ["DECK_SIZE", "RACE_TYPES", "Action", "Card", "Circuit", "Deck", "Draw", "DrawCard", "HiddenShuffle",
+           "Keep", "Kind", "Leave", "Pass", "PitStop", "RoundEnd", "SeatAction", "Settings", "Shuffle", "SitOut",
+           "Stage", "StartOrder", "TopSpeed", "UseKept", "card_of", "parse_action"]

@@ -106,9 +106,32 @@ class Shuffle:
         return f"shuffle {self.seat} {self.index}"
 
 
-SeatAction = Draw | Pass | PitStop | Keep | Leave | UseKept | SitOut
-Action = SeatAction | StartOrder | Shuffle
-_SEAT_ACTIONS: dict[str, type[SeatAction]] = {
+@dataclass(frozen=True, slots=True)
+class HiddenShuffle:
+    """Chance: ``seat``'s deck shuffled by hand, its order known to nobody (physical minicards): each
+    draw from it then names the card that came up (:class:`DrawCard`)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"hidden shuffle {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCard:
+    """``seat`` draws from a deck shuffled by hand and the card that came up is ``word`` (``"3"``,
+    ``"yellow_flag"``): what a reader took of the minicard laid."""
+
+    seat: int
+    word: str
+
+    def __str__(self) -> str:
+        return f"draw card {self.word} {self.seat}"
+
+
+SeatAction = Draw | DrawCard | Pass | PitStop | Keep | Leave | UseKept | SitOut
+Action = SeatAction | StartOrder | Shuffle | HiddenShuffle
+_SEAT_ACTIONS: dict[str, type[Draw | Pass | PitStop | Keep | Leave | UseKept | SitOut]] = {
     "draw": Draw, "pass": Pass, "pit stop": PitStop, "keep": Keep, "leave": Leave, "use kept": UseKept,
     "sit out": SitOut}
 
@@ -126,9 +149,16 @@ def parse_action(text: str) -> Action:
         numbers = []
     if name in _SEAT_ACTIONS and len(numbers) == 1:
         return _SEAT_ACTIONS[name](numbers[0])
+    if name == "hidden shuffle" and len(numbers) == 1:
+        return HiddenShuffle(numbers[0])
+    if name == "draw card" and len(numbers) == 2:  # a movement card: "draw card 3 1"
+        return DrawCard(numbers[1], str(numbers[0]))
+    if name.startswith("draw card ") and len(numbers) == 1:
+        return DrawCard(numbers[0], name.removeprefix("draw card "))
     if name == "start order" and len(numbers) == 1:
         return StartOrder(numbers[0])
     if name == "shuffle" and len(numbers) == 2:
         return Shuffle(numbers[0], numbers[1])
     raise NotationError(f"not a TOP SPEED action: {text!r} (e.g. 'draw 1', 'pass 1', 'pit stop 1', 'keep 1', "
-                        "'leave 1', 'use kept 1', 'sit out 1', 'start order 5', 'shuffle 1 12345')")
+                        "'leave 1', 'use kept 1', 'sit out 1', 'start order 5', 'shuffle 1 12345', 'hidden shuffle 1', "
+                        "'draw card yellow_flag 1')")

@@ -54,9 +54,13 @@ class RoundStarted:
     lap: int
     laps: int
     safety_car: bool
+    #: Rounds the safety car stays out after this one.
+    safety_car_after: int = 0
 
     def text(self, names: Sequence[str]) -> str:
-        behind = ", behind the safety car" if self.safety_car else ""
+        after = (f", {self.safety_car_after} more to come" if self.safety_car_after
+                 else ", its last round")
+        behind = f", behind the safety car{after}" if self.safety_car else ""
         return f"Round {self.round}: lap {self.lap} of {self.laps}{behind}"
 
 
@@ -176,16 +180,26 @@ class Moved:
     wanted: int
     #: "cards", "drive through", "pit stop", "safety car" (closing up), "fastest lap" (at the end).
     why: str
+    #: Held up by the Yellow Flags: with overtaking allowed the car would have gone further.
+    no_overtaking: bool = False
 
     def text(self, names: Sequence[str]) -> str:
         who = names[self.seat]
         if self.why == "safety car":
             return f"{who} closes up behind the safety car: space {self.start} to {self.end}"
         way = "forward" if self.moved >= 0 else "back"
-        short = f" (of {abs(self.wanted)}: held up)" if abs(self.moved) != abs(self.wanted) else ""
+        short = f" (of {abs(self.wanted)}: {self._short_why()})" if abs(self.moved) != abs(self.wanted) else ""
         reason = "" if self.why == "cards" else f" ({self.why})"
         return (f"{who} goes {spaces(abs(self.moved))} {way}{short}{reason}: "
                 f"space {self.start} to {self.end}")
+
+    def _short_why(self) -> str:
+        """Why the car went another distance than its cards or its penalty said."""
+        if self.no_overtaking:
+            return "held up, no overtaking under the Yellow Flags"
+        if abs(self.moved) > abs(self.wanted):
+            return "the spaces behind were taken"
+        return "held up"
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,8 @@ from toprace_pi.games.topspeed.rules import events as ev
 from toprace_pi.games.topspeed.rules.actions import (
     Action,
     Draw,
+    DrawCard,
+    HiddenShuffle,
     Keep,
     Leave,
     Pass,
@@ -47,6 +49,7 @@ from toprace_pi.games.topspeed.rules.cards import (
     Card,
     Deck,
     Kind,
+    card_of,
 )
 from toprace_pi.games.topspeed.rules.circuit import Circuit
 
@@ -130,10 +133,14 @@ class TopSpeed:
         #: pile and damage row. Each is a tuple, replaced when it changes: a clone shares them.
         self.decks = [cards for _ in seats]
         self.deck_size = len(cards)
+        #: What each player races with, card word -> copies: known to all (the race type is).
+        self.composition = deck.composition(cards)
         self.rows: list[Pile] = [() for _ in seats]
         self.discards: list[Pile] = [() for _ in seats]
         self.damage: list[Pile] = [() for _ in seats]
         self.kept: list[Card | None] = [None for _ in seats]
+        #: Decks shuffled by hand (:class:`HiddenShuffle`): their order is nobody's to know, each draw names its card.
+        self.hidden = [False for _ in seats]
         self.drawn: list[Card | None] = [None for _ in seats]
         #: Spaces each car has gone since the start (see :mod:`~toprace_pi.games.topspeed.rules.circuit`).
         self.progress = [0 for _ in seats]
@@ -190,7 +197,8 @@ class TopSpeed:
         self.lap += 1
         self.under_safety_car = self.safety_car_rounds > 0
         self.safety_car_rounds = max(0, self.safety_car_rounds - 1)
-        self.events.append(ev.RoundStarted(self.round, self.lap, self.settings.laps, self.under_safety_car))
+        self.events.append(ev.RoundStarted(self.round, self.lap, self.settings.laps, self.under_safety_car,
+                                           self.safety_car_rounds))
         if self.lap >= self.settings.laps:
             self._end_race()
         else:
@@ -220,7 +228,7 @@ class TopSpeed:
             return []
         if self.drawn[seat] is not None:
             return [Keep(seat), Leave(seat)]
-        found: list[SeatAction] = [Draw(seat)] if self.decks[seat] else []
+        found: list[SeatAction] = self._draws(seat)
         if self._may_use_kept(seat):
             found.append(UseKept(seat))
         if self.drew[seat]:
@@ -228,6 +236,13 @@ class TopSpeed:
         else:
             found.append(SitOut(seat) if self.stage is Stage.QUALIFYING else PitStop(seat))
         return found
+
+    def _draws(self, seat: int) -> list[SeatAction]:
+        """A draw from a known deck; from one shuffled by hand, a draw naming each card it may still hold."""
+        deck = self.decks[seat]
+        if not self.hidden[seat]:
+            return [Draw(seat)] if deck else []
+        return [DrawCard(seat, card.word) for card in dict.fromkeys(deck)]
 
     def _may_keep(self, seat: int, card: Card) -> bool:
         """KERS: a green card just drawn, with none kept already and none used this round."""
@@ -280,7 +295,7 @@ class TopSpeed:
 
     def check(self, action: Action) -> None:
         """Raise :class:`IllegalActionError` naming why ``action`` may not be taken now."""
-        if isinstance(action, StartOrder | Shuffle):
+        if isinstance(action, StartOrder | Shuffle | HiddenShuffle):
             self._check_chance(action)
             return
         if not isinstance(action, SeatAction):
@@ -290,11 +305,13 @@ class TopSpeed:
         if action not in self.options(action.seat):
             raise IllegalActionError(self._refusal(action))
 
-    def _check_chance(self, action: StartOrder | Shuffle) -> None:
+    def _check_chance(self, action: StartOrder | Shuffle | HiddenShuffle) -> None:
         step = self.chance_queue[0] if self.chance_queue else None
         wanted = GRID if isinstance(action, StartOrder) else action.seat
         if step is None or step != wanted:
             raise IllegalActionError(f"chance does not decide that now: {self._waiting()}")
+        if isinstance(action, HiddenShuffle):
+            return
         total = self.chance_outcomes().total
         if not 0 <= action.index < total:
             raise IllegalActionError(f"outcome {action.index} of {total}: out of range")
@@ -316,9 +333,11 @@ class TopSpeed:
         if self.drawn[seat] is not None:
             return f"{who} first keeps the green card apart or leaves it in the row (KERS)"
         reasons = {
+            DrawCard: self._draw_card_refusal(action) if isinstance(action, DrawCard) else "",
             Keep: f"{who} has no green card just drawn to keep",
             Leave: f"{who} has no green card just drawn to leave",
-            Draw: f"{who}'s deck is empty: {'pass' if self.drew[seat] else 'a pit stop'}",
+            Draw: (f"{who}'s deck is shuffled by hand: a draw names the card that came up" if self.hidden[seat]
+                   else f"{who}'s deck is empty: {'pass' if self.drew[seat] else 'a pit stop'}"),
             Pass: ("under the safety car each player draws one card" if self.under_safety_car
                    else f"{who} must draw a card before passing"),
             PitStop: ("no pit stops in the qualifying (a player may make no lap)"
@@ -328,6 +347,16 @@ class TopSpeed:
             UseKept: self._kers_refusal(seat),
         }
         return reasons[type(action)]
+
+    def _draw_card_refusal(self, action: DrawCard) -> str:
+        who = self.names[action.seat]
+        if not self.hidden[action.seat]:
+            return f"the order of {who}'s deck is known: a draw names no card"
+        try:
+            card = card_of(action.word)
+        except IllegalActionError as exc:
+            return str(exc)
+        return f"{who}'s deck holds no more {card.kind.title if not card.is_green else f'{card.points}s'}"
 
     def _kers_refusal(self, seat: int) -> str:
         who = self.names[seat]
@@ -344,6 +373,10 @@ class TopSpeed:
             self._start_order(action.index)
         elif isinstance(action, Shuffle):
             self._shuffle(action.seat, action.index)
+        elif isinstance(action, HiddenShuffle):
+            self._hidden_shuffle(action.seat)
+        elif isinstance(action, DrawCard):
+            self._draw_card(action.seat, card_of(action.word))
         else:
             self._SEAT_ACTIONS[type(action)](self, action.seat)
         self.log.append(action)
@@ -374,7 +407,13 @@ class TopSpeed:
         self._chance_done()
 
     def _shuffle(self, seat: int, index: int) -> None:
+        self.hidden[seat] = False
         self.decks[seat] = tuple(nth_permutation(self.decks[seat], index))
+        self.events.append(ev.Shuffled(seat, len(self.decks[seat])))
+        self._chance_done()
+
+    def _hidden_shuffle(self, seat: int) -> None:
+        self.hidden[seat] = True
         self.events.append(ev.Shuffled(seat, len(self.decks[seat])))
         self._chance_done()
 
@@ -397,6 +436,16 @@ class TopSpeed:
     def _draw(self, seat: int) -> None:
         *rest, card = self.decks[seat]
         self.decks[seat] = tuple(rest)
+        self._drawn(seat, card)
+
+    def _draw_card(self, seat: int, card: Card) -> None:
+        """The card named, from a deck shuffled by hand (its order unknown: any copy is the same)."""
+        deck = list(self.decks[seat])
+        deck.remove(card)
+        self.decks[seat] = tuple(deck)
+        self._drawn(seat, card)
+
+    def _drawn(self, seat: int, card: Card) -> None:
         self.drew[seat] = True
         if self.under_safety_car:
             self.discards[seat] += (card,)
@@ -525,12 +574,15 @@ class TopSpeed:
         """Move ``seat``'s car ``spaces`` (back if negative); the spaces it actually went."""
         circuit, start = self.circuit, self.progress[seat]
         others = [p for s, p in enumerate(self.progress) if s != seat]
+        flagged = False
         if spaces >= 0:
             end = circuit.forward(start, spaces, others, overtaking)
+            flagged = end != circuit.forward(start, spaces, others)
         else:
             end = circuit.backward(start, -spaces, others)
         self.progress[seat] = end
-        self.events.append(ev.Moved(seat, circuit.space(start), circuit.space(end), end - start, spaces, why))
+        self.events.append(ev.Moved(seat, circuit.space(start), circuit.space(end), end - start, spaces, why,
+                                    flagged))
         return end - start
 
     def _count_laps(self, seat: int) -> None:
@@ -640,6 +692,8 @@ class TopSpeed:
             "spaces": [self.circuit.space(p) for p in self.progress],
             "lapped": list(self.lapped),
             "deck_sizes": [len(deck) for deck in self.decks],
+            "hidden_decks": list(self.hidden),
+            "composition": dict(self.composition),
             "rows": [words(row) for row in self.rows],
             "discards": [words(pile) for pile in self.discards],
             "damage": [words(row) for row in self.damage],

@@ -1,0 +1,150 @@
+"""TOP SPEED's side of the table (:class:`~toprace_pi.table.side.GameTable`), with virtual decks.
+
+Nobody shuffles cards: the table holds each player's deck and makes every shuffle and the starting
+order itself (:mod:`~toprace_pi.games.topspeed.table.chance`, from a secure random source; the demo's
+dealer from a seeded one). The player to move only says what they do, with NEXT through their
+options, each said (:mod:`~toprace_pi.games.topspeed.table.turn`), OK (alone: draw) or PASS, and the
+table says the card drawn and all that follows.
+
+UNDO takes back only what revealed nothing: a pass, a lap not made, a green card kept apart. A card
+drawn was seen by everyone, and a shuffle (a pit stop's with it) is chance's: those stand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+from typing import cast
+
+from toprace_pi.games.topspeed.data import load_deck
+from toprace_pi.games.topspeed.rules import Action, Draw, DrawCard, Keep, Leave, Pass, PitStop, SitOut, Stage, TopSpeed
+from toprace_pi.games.topspeed.rules import events as ev
+from toprace_pi.games.topspeed.rules.actions import Shuffle, StartOrder, UseKept
+from toprace_pi.games.topspeed.rules.game import GRID
+from toprace_pi.games.topspeed.settings import TableGame
+from toprace_pi.games.topspeed.table.board import load_profile
+from toprace_pi.games.topspeed.table.chance import TableShuffles
+from toprace_pi.games.topspeed.table.minicards import DRAW_HINT, Minicards
+from toprace_pi.games.topspeed.table.tags import UNKNOWN_TAG, Identity, TopSpeedVocabulary, tag_book
+from toprace_pi.games.topspeed.table.turn import VIRTUAL_DECKS, Turn
+from toprace_pi.games.topspeed.table.view import TopSpeedView
+from toprace_pi.hardware.keyboard import KeyMap
+from toprace_pi.hardware.profile import Profile
+from toprace_pi.hardware.tags import TagBook
+from toprace_pi.table.modes import Choice, InputMode, Refusal, Step
+from toprace_pi.table.modes import Identity as AnyIdentity
+
+#: Why UNDO does not take these back.
+DRAWN_STANDS = "a card drawn stays drawn: everyone has seen it"
+LAID_STANDS = "a card laid in the row stays there: everyone has seen it"
+SHUFFLE_STANDS = "the table's shuffles and the starting order stand (a pit stop with its new deck)"
+KEYS_HELP = "keys: n NEXT, o OK (draw, or the option named), p PASS, U UNDO (held)"
+
+
+class TopSpeedTable:
+    """TOP SPEED at the table set up as ``setup`` says (the ``[game]`` section), if given."""
+
+    def __init__(self, setup: TableGame | None = None) -> None:
+        self.setup = setup or TableGame()
+        #: Physical minicards: the players' own decks, each card drawn laid on the seat's reader.
+        self.minicards = Minicards() if self.setup.decks == "physical" else None
+
+    def entry(self, game: TopSpeed, now: float, *, dealt_by_hand: bool) -> InputMode | None:
+        """The table's own chance steps (at a real table too: nobody shuffles cards), else the turn."""
+        if game.is_over:
+            return None
+        if game.chance_queue:
+            return TableShuffles(game, by_hand=self.minicards is not None)
+        seat = cast(int, game.turn)
+        options: list[Action] = [action for action in game.options(seat) if not isinstance(action, DrawCard)]
+        turn = Turn(game.names[seat], seat, options, [label(game, action) for action in options], where(game))
+        if self.minicards is not None and len(options) < len(game.options(seat)):
+            turn.laid, turn.draw_hint = partial(self.minicards.laid, game, seat), DRAW_HINT
+        return turn
+
+    def choice(self, game: TopSpeed) -> Choice | None:
+        return None  # the turn is an entry that says each option as NEXT reaches it
+
+    def tag(self, game: TopSpeed, identity: AnyIdentity) -> Step:
+        return Refusal(VIRTUAL_DECKS if self.minicards is None else "no minicard is drawn now")
+
+    def passing(self, game: TopSpeed) -> Sequence[Action] | None:
+        return None  # the turn's entry takes PASS
+
+    def prompt(self, game: TopSpeed, choice: Choice | None) -> str:
+        return "the race is over" if game.is_over else game.stage.value
+
+    def announcement(self, event: ev.Event, names: tuple[str, ...]) -> str | None:
+        if isinstance(event, ev.Shuffled):
+            return f"The table shuffles {names[event.seat]}'s deck ({event.cards} cards)"
+        return event.text(names)
+
+    def unknown_tag(self, record: str | None, game: TopSpeed) -> str:
+        return VIRTUAL_DECKS if self.minicards is None else UNKNOWN_TAG
+
+    def ignores(self, reader: str, identity: AnyIdentity, game: TopSpeed) -> bool:
+        """The minicard a player just laid, read again while it lies on the reader."""
+        return self.minicards is not None and self.minicards.ignores(identity)
+
+    def view(self, profile: Profile) -> TopSpeedView:
+        return TopSpeedView(profile)
+
+    def is_deal(self, game: TopSpeed) -> bool:
+        """A shuffle or the starting order: a machine's dealer (the demo's, seeded) makes it when there is one
+        (with physical minicards only the starting order: the players shuffle their own decks)."""
+        if not game.chance_queue or game.is_over:
+            return False
+        return self.minicards is None or game.chance_queue[0] == GRID
+
+    def undo_refusal(self, action: Action) -> str | None:
+        """A pass, a lap not made and a card kept apart revealed nothing and may be taken back; nothing else."""
+        if isinstance(action, (Pass, SitOut, Keep)):
+            return None
+        if isinstance(action, (Draw, DrawCard)):
+            return DRAWN_STANDS
+        if isinstance(action, (Leave, UseKept)):
+            return LAID_STANDS
+        return SHUFFLE_STANDS
+
+    def taken_back(self, action: Action) -> str:
+        words = {Pass: "the pass", SitOut: "the lap not made", Keep: "the card kept apart: keep it or leave it"}
+        return f"took back {words.get(type(action), 'a step')}"
+
+    def board_profile(self, profile: str | None, game: TopSpeed) -> Profile:
+        return load_profile(game.settings.circuit, game.circuit, profile)
+
+    def vocabulary(self, game: TopSpeed) -> TopSpeedVocabulary:
+        return TopSpeedVocabulary(game.deck)
+
+    def key_map(self, game: TopSpeed) -> KeyMap:
+        return KeyMap(number=None, letters={}, seat=None, help=KEYS_HELP)
+
+    def tags(self) -> TagBook[Identity]:
+        """The walks of ``toprace-pi enrol``: every minicard of the decks in play, or one deck by its car."""
+        return tag_book(load_deck(self.setup.deck), len(self.setup.players))
+
+    def finish_place(self, event: ev.Event) -> int | None:
+        return 1 if isinstance(event, ev.RaceEnded) else None
+
+
+def where(game: TopSpeed) -> str:
+    """The lap counter, as each prompt says it."""
+    if game.stage is Stage.QUALIFYING:
+        return f"qualifying lap {game.qualifying_lap}"
+    behind = ", behind the safety car" if game.under_safety_car else ""
+    return f"lap {game.lap} of {game.settings.laps}{behind}"
+
+
+def label(game: TopSpeed, action: Action) -> str:
+    """An option in words. A green card just drawn under KERS is named: the table's speaker is the only
+    way its player learns it (with virtual decks the others hear it too)."""
+    if isinstance(action, (Keep, Leave)):
+        card = game.drawn[action.seat]
+        return (f"keep {card} apart (KERS)" if isinstance(action, Keep) else f"leave {card} in the row")
+    if isinstance(action, PitStop):
+        return "a pit stop (a new deck, and back in the movement)"
+    return cast(str, _LABELS[type(action)])
+
+
+_LABELS = {Draw: "draw a card", Pass: "pass", UseKept: "lay the card kept apart (KERS)",
+           SitOut: "make no lap this time", StartOrder: "the starting order", Shuffle: "a shuffle"}
