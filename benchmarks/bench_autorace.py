@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from timing import timed, yardstick  # noqa: E402  (beside this script)
+from timing import both, timed, yardstick  # noqa: E402  (beside this script)
 
 from toprace_pi.games.autorace.bots import make_bot  # noqa: E402
 from toprace_pi.games.autorace.rules import Autorace  # noqa: E402
@@ -48,11 +48,6 @@ class Effort:
 
 FULL = Effort(games=600, clones=2000, decisions=2000)
 QUICK = Effort(games=60, clones=300, decisions=300)
-
-
-def both(seconds: float, unit: float) -> str:
-    """A figure in microseconds and in yardsticks."""
-    return f"{seconds * 1e6:10,.1f} us {seconds / unit:9,.1f} y"
 
 
 def whole_games(bots: str, games: int, unit: float) -> str:

@@ -25,3 +25,8 @@ def timed(run: Callable[[], object], times: int) -> float:
         run()
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
+
+
+def both(seconds: float, unit: float) -> str:
+    """A figure in microseconds and in yardsticks (``unit``: the yardstick's seconds)."""
+    return f"{seconds * 1e6:10,.1f} us {seconds / unit:9,.1f} y"

@@ -201,8 +201,10 @@ def _build_deck(parser: argparse.ArgumentParser, game: str) -> None:
     from toprace_pi.games.toprace.data import DEFAULT_DECK
 
     deck_commands = parser.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
-    check = deck_commands.add_parser("check", help="validate a deck file: its edition's cars, joker and pairs, and "
-                                                   "its fairness")
+    check = deck_commands.add_parser("check", help="validate a deck file: Top Race's edition's cars, joker and "
+                                                   "pairs, and its fairness; TOP SPEED's (--game topspeed) "
+                                                   "minicards by kind, and what each race type leaves")
+    _game_choice(check)
     check.add_argument("file", nargs="?", default=DEFAULT_DECK,
                        help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
     check.set_defaults(run=_deck_check)
@@ -456,6 +458,13 @@ def _track_list(args: argparse.Namespace) -> int:
 
 
 def _deck_check(args: argparse.Namespace) -> int:
+    if args.game == "topspeed":
+        from toprace_pi.games.topspeed.data import check_deck
+
+        print("\n".join(check_deck(args.file)))
+        return 0
+    if args.game != "toprace":
+        raise TopRaceError(f"{registry.get(args.game).info.title} has no deck to check")
     from toprace_pi.games.toprace.data import load_deck
 
     deck = load_deck(args.file)

@@ -154,3 +154,23 @@ def test_a_human_seat_plays_at_the_keyboard_beside_the_bots(tmp_path):
     zoe = [str(action) for action in game.log if str(action).endswith(" 0") and not str(action).startswith("shuffle")]
     assert "draw 0" in zoe and "pass 0" in zoe
     assert any("Zoe, lap 1 of 3: draw a card? OK" in text for text in shown)
+
+
+def test_deck_check_for_top_speed_shows_each_race_types_cards(capsys):
+    code, out, err = run(capsys, "deck", "check", "--game", "topspeed")
+    lines = out.splitlines()
+    assert code == 0 and err == "" and lines[0] == "standard: TOP SPEED, 72 cards: the composition is valid " \
+                                                   "(reconstructed)"
+    assert lines[1].startswith("normal race: 68 cards;") and lines[2].startswith("wet race: 71 cards;")
+    code, out, err = run(capsys, "deck", "check", "--game", "autorace")
+    assert code == 2 and err.strip() == "toprace-pi: AUTORACE has no deck to check"
+
+
+def test_calibrate_walks_the_circuit_the_finish_line_and_the_lap_counter(capsys, tmp_path, monkeypatch):
+    import io
+
+    config = tmp_path / "table.toml"
+    config.write_text('[game]\nname = "topspeed"\n[buttons]\nkind = "simulated"\n[strip]\nbackend = "simulated"\n')
+    monkeypatch.setattr("sys.stdin", io.StringIO("o\n" * 43))
+    code, out, err = run(capsys, "calibrate", "montmelo", "--config", str(config), "--out", str(tmp_path / "p.toml"))
+    assert code == 0 and "lap counter" in out and "Done: 43 LEDs assigned for Montmeló." in out

@@ -119,3 +119,20 @@ def test_long_races_bring_out_the_safety_car_lap_cars_and_end():
         assert all(isinstance(e.text(game.names), str) and e.text(game.names) for e in game.events)
     assert {"SafetyCar", "LeaderCrossed", "OutOfRound", "Damaged", "PitStopDeclared", "Lapped", "KeptApart",
             "UsedKept", "TableCards"} <= events
+
+
+@pytest.mark.parametrize(("seed", "rules"), CASES[1::3])
+@pytest.mark.parametrize("pushy", [False, True])
+def test_no_two_cars_share_a_space_and_the_lap_counter_never_moves_back(seed, rules, pushy):
+    laps: list[int] = []
+
+    def look(game: TopSpeed, step: int) -> None:
+        snapshot = game.snapshot()
+        spaces = snapshot["spaces"]
+        on_the_grid = snapshot["stage"] in ("RACE", "OVER")  # before, the cars wait for their places
+        assert not on_the_grid or len(set(spaces)) == len(spaces), f"step {step}: two cars on one space: {spaces}"
+        assert not laps or game.lap >= laps[-1], f"step {step}: the lap counter went back to {game.lap}"
+        laps.append(game.lap)
+
+    game = random_race(seed, rules, pushy=pushy, each_step=look)
+    assert laps[-1] == game.settings.laps and len(laps) > 20

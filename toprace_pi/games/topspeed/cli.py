@@ -10,6 +10,7 @@ import importlib
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from toprace_pi.arguments import kinds, players, positive
@@ -77,3 +78,10 @@ def replay(args: argparse.Namespace, colour: Any) -> int:
         extra = {"journal": str(args.journal)}
         print(json.dumps(json_report(game, extra), indent=2) if args.report == "json" else text_report(game, extra))
     return 0
+
+
+def calibration_target(name: str, out: Path | None) -> Any:
+    """What ``toprace-pi calibrate NAME`` walks for a circuit ``name`` (its LEDs, space by space)."""
+    from toprace_pi.games.topspeed.table.board import calibration_target as target
+
+    return target(name, out)
