@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from toprace_pi.core.bots import seat_kinds as bots_by_seat
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.autorace.bots import BOT_KINDS, Bot, make_bot
 from toprace_pi.games.autorace.data import DEFAULT_BOARD, load_board
@@ -22,17 +23,8 @@ def player_names(count: int, board: Board) -> tuple[str, ...]:
 
 
 def seat_kinds(bots: str | Sequence[str], players: int) -> list[str]:
-    """One bot kind per seat: ``bots`` names one kind for every seat, or one per seat (a sequence,
-    or names joined by commas); a :class:`TopRaceError` naming what is wrong otherwise."""
-    kinds = bots.split(",") if isinstance(bots, str) else list(bots)
-    if len(kinds) == 1:
-        kinds *= players
-    unknown = sorted(set(kinds) - set(BOT_KINDS))
-    if unknown:
-        raise TopRaceError(f"no AUTORACE bot called {', '.join(unknown)} (the bots: {', '.join(BOT_KINDS)})")
-    if len(kinds) != players:
-        raise TopRaceError(f"{len(kinds)} bots for {players} players: name one kind, or one for each seat")
-    return kinds
+    """One AUTORACE bot kind per seat (see :func:`toprace_pi.core.bots.seat_kinds`)."""
+    return bots_by_seat(bots, players, BOT_KINDS, "AUTORACE")
 
 
 def play(game: Autorace, bots: Sequence[Bot], seed: int = 0,

@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from toprace_pi.core.bots import make_bot as find_bot
+
 
 class Bot(Protocol):
     def choose(self, view: dict[str, Any]) -> int:
@@ -16,9 +18,7 @@ class Bot(Protocol):
 
 def make_bot(kind: str, seed: int) -> Bot:
     """A bot by name (one of :data:`BOT_KINDS`)."""
-    if kind not in _KINDS:
-        raise ValueError(f"unknown bot {kind!r} (one of {', '.join(_KINDS)})")
-    return _KINDS[kind](seed)
+    return find_bot(_KINDS, kind, seed)
 
 
 from toprace_pi.games.autorace.bots.random_bot import RandomBot  # noqa: E402  (after Bot: kept together)

@@ -13,11 +13,11 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from toprace_pi.datafiles import read_toml, shipped_names
+from toprace_pi.datafiles import shipped_names
 from toprace_pi.games.autorace.data import load_board
 from toprace_pi.games.autorace.rules import Board
 from toprace_pi.hardware.calibrate import ProfileTarget
-from toprace_pi.hardware.profile import Profile, default_profile, profile_beside
+from toprace_pi.hardware.profile import Profile, find_profile, profile_beside
 
 DEFAULT_NOTE = ("DEFAULT layout, not measured on a board: one LED per space, the strip running along the "
                 "track from space 0 to the last; no placement spaces, no seat lights. Calibrate it to your board.")
@@ -59,14 +59,7 @@ def load_profile(board_name: str, board: Board, profile: str | Path | None = Non
     """The LED profile of ``board`` (loaded as ``board_name``, a shipped board's name or a board file's
     path): the ``profile`` file given (``[files] profile``), else the shipped one, else the one beside
     the board file, else the default layout. A profile is checked against the board."""
-    layout = TrackLayout(board, board_slug(board_name))
-    if profile is None and board_name not in profile_names():
-        beside = profile_beside(board_name)
-        if not beside.is_file():
-            return default_profile(layout, seats=0)
-        profile = beside
-    source, data = read_toml(_folder(), profile or board_name, profile_names())
-    return Profile.from_dict(data, source, layout)
+    return find_profile(_folder(), TrackLayout(board, board_slug(board_name)), board_name, profile)
 
 
 def calibration_target(board_name: str, out: Path | None = None) -> ProfileTarget:
