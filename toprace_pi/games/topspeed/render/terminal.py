@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from toprace_pi.games.topspeed.render.palette import seat_cars
+from toprace_pi.games.topspeed.rules.cards import Kind
 from toprace_pi.table.ansi import ColourMode, mode_of, paint
 
 PLAIN, LINE = ".", "|"
@@ -55,10 +56,15 @@ def scoreboard(view: View, names: Sequence[str]) -> list[str]:
     lines = []
     for place, seat in enumerate(view["order"], 1):
         car = seat_cars(len(names))[seat]
-        row = " ".join(word for word in view["rows"][seat]) or "-"
+        row = ", ".join(map(card_name, view["rows"][seat])) or "-"
         extras = [f"damage {len(view['damage'][seat])}" if view["damage"][seat] else "",
                   "lapped" if view["lapped"][seat] else "", "KERS card" if view["keeps_a_card"][seat] else "",
                   (view["round_ended"][seat] or "").lower().replace("_", " ")]
         lines.append(f"{place}. {car.letter} {names[seat]:8} space {view['spaces'][seat]:2}  deck "
                      f"{view['deck_sizes'][seat]:2}  row {row}" + "".join(f"; {e}" for e in extras if e))
     return lines
+
+
+def card_name(word: str) -> str:
+    """A card of a row as players call it: its value, or its kind's name ("Drive Through")."""
+    return word if word.isdigit() else Kind(word).title
