@@ -235,3 +235,35 @@ class Pace:
             console.note = "paused: space goes on, . takes one step, q quits" if self.paused else ""
             console.changed()
         return STEP in keys
+
+
+class NewsScreen(Protocol):
+    """Where a demo tells its news (a :class:`~toprace_pi.table.screen.DemoScreen`)."""
+
+    def news(self, text: str) -> None: ...
+    def scroll(self) -> None: ...
+
+
+def watch_demo(demo: DemoTable, players: Players, draw: Callable[[], None], *, delay: float,
+               screen: NewsScreen, console: Any = None, replay: str | None = None) -> tuple[Any, bool]:
+    """Play the demo to its end for a watcher: the board ``draw``\\ n after every step and whenever the
+    ``console`` changes, ``delay`` seconds between steps (the watcher's keys pause, step or quit);
+    the table closed whatever happens. The game, and whether it ran to its end (``False``: the
+    watcher quit, and is told the ``replay`` command of its journal)."""
+    pace = Pace(demo, delay)
+
+    def after_step(game: Any) -> None:
+        draw()
+        pace.wait()
+
+    if console is not None:
+        console.changed = draw
+    try:
+        draw()
+        return play_demo(demo, players, after_step=after_step), True
+    except DemoStopped:
+        screen.news("the demo was stopped" + (f"; replay it with: {replay}" if replay else ""))
+        return demo.controller.game, False
+    finally:
+        demo.close()
+        screen.scroll()

@@ -38,13 +38,11 @@ from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import (
     Console,
     DemoReaders,
-    DemoStopped,
     DemoTable,
-    Pace,
     TagSpot,
     demo_devices,
     human_seats,
-    play_demo,
+    watch_demo,
 )
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.screen import DemoScreen
@@ -172,7 +170,6 @@ def run_demo(
     demo = build_demo_table(players, games=games, boost=boost, names=names, say=screen.news, ask=lambda _: None,
                             announce=lambda event: screen.news(event.text(names)), journal=journal,
                             console=console)
-    pace = Pace(demo, delay)
     shown_round: tuple[int, int] | None = None
 
     def draw() -> None:
@@ -185,21 +182,10 @@ def run_demo(
                     new_turn=this_round != shown_round or game.is_over)
         shown_round = this_round
 
-    def after_step(game: Autorace) -> None:
-        draw()
-        pace.wait()
-
-    if console is not None:
-        console.changed = draw
-    try:
-        draw()
-        game = play_demo(demo, DemoPlayers(kinds, seed, humans=seats), after_step=after_step)
-    except DemoStopped:
-        screen.news("the demo was stopped" + (f"; replay it with: {REPLAY} {journal}" if journal else ""))
-        return demo.controller.game
-    finally:
-        demo.close()
-        screen.scroll()
+    game, ended = watch_demo(demo, DemoPlayers(kinds, seed, humans=seats), draw, delay=delay, screen=screen,
+                             console=console, replay=f"{REPLAY} {journal}" if journal else None)
+    if not ended:
+        return game
     screen.news("Final money: " + ", ".join(f"{n} {dollars(m)}" for n, m in zip(names, game.money, strict=True)))
     if journal is not None:
         screen.news(f"the game's journal: {journal} ({REPLAY} {journal})")

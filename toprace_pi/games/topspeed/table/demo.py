@@ -13,7 +13,6 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from toprace_pi.core.colour import RGB
 from toprace_pi.errors import TopRaceError
@@ -35,12 +34,10 @@ from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import (
     Console,
     DemoReaders,
-    DemoStopped,
     DemoTable,
-    Pace,
     demo_devices,
     human_seats,
-    play_demo,
+    watch_demo,
 )
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.screen import DemoScreen
@@ -137,29 +134,16 @@ def run_demo(
                             ask=(lambda text: screen.news(text)) if seats else (lambda _: None), journal=journal,
                             announce=lambda event: screen.news(side.announcement(event, names) or ""),
                             console=console)
-    pace = Pace(demo, delay)
-
-    def draw(game: Any = None) -> None:
+    def draw() -> None:
         game = demo.controller.game
         view = game.view(None)
         screen.show(render_board(view, names, game.circuit.spaces, colour=colour), scoreboard(view, names),
                     console.panel() if console else [], new_turn=True)
 
-    def after_step(game: TopSpeed) -> None:
-        draw()
-        pace.wait()
-
-    if console is not None:
-        console.changed = draw
-    try:
-        draw()
-        game = play_demo(demo, DemoPlayers(kinds, seed, humans=seats), after_step=after_step)
-    except DemoStopped:
-        screen.news("the demo was stopped" + (f"; replay it with: {REPLAY} {journal}" if journal else ""))
-        return demo.controller.game
-    finally:
-        demo.close()
-        screen.scroll()
+    game, ended = watch_demo(demo, DemoPlayers(kinds, seed, humans=seats), draw, delay=delay, screen=screen,
+                             console=console, replay=f"{REPLAY} {journal}" if journal else None)
+    if not ended:
+        return game
     if journal is not None:
         screen.news(f"the race's journal: {journal} ({REPLAY} {journal})")
     return game
