@@ -240,3 +240,44 @@ def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
     done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60)
     # Unknown keys and bad values are only warnings on stderr with exit status 0, so both are checked.
     assert (done.returncode, done.stderr) == (0, "")
+
+
+WEB_DROP_IN = UNIT.parent / "toprace-pi-web.conf"
+
+
+def unit_with_web(tmp_path):
+    """The unit and its web drop-in, copied where systemd-analyze looks for both (ExecStart as in the test above)."""
+    stand_in = shutil.which("true")
+    assert stand_in is not None
+    copy = tmp_path / UNIT.name
+    copy.write_text(UNIT.read_text().replace(INSTALLED_BINARY, stand_in))
+    (tmp_path / "toprace-pi.service.d").mkdir()
+    shutil.copy(WEB_DROP_IN, tmp_path / "toprace-pi.service.d" / "web.conf")
+    return copy
+
+
+def test_the_web_drop_in_opens_the_local_network_and_the_web_port_alone():
+    settings: dict[str, list[str]] = {}
+    for line in WEB_DROP_IN.read_text().splitlines():
+        if line and not line.startswith(("#", "[")):
+            key, value = line.split("=", 1)
+            settings.setdefault(key, []).append(value)
+    assert settings["PrivateNetwork"] == ["no"]
+    assert settings["RestrictAddressFamilies"] == ["AF_UNIX AF_INET AF_INET6"]
+    assert settings["IPAddressDeny"] == ["any"] and "192.168.0.0/16" in settings["IPAddressAllow"][0]
+    assert settings["SocketBindAllow"] == ["tcp:8080"] and settings["SocketBindDeny"] == ["any"]
+    assert "8080" in (Path(__file__).parent.parent / "systemd" / "README.md").read_text()
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
+def test_systemd_analyze_accepts_the_unit_with_the_web_drop_in_and_rates_it_ok(tmp_path):
+    copy = unit_with_web(tmp_path)
+    done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "SYSTEMD_UNIT_PATH": f"{tmp_path}:"})
+    assert (done.returncode, done.stderr) == (0, "")
+    done = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(copy)],
+                          capture_output=True, text=True, timeout=60)
+    score = re.search(r"Overall exposure level for \S+: ([0-9.]+)", done.stdout)
+    assert score is not None, done.stdout[-500:] + done.stderr
+    assert "Service has access to the host's network" in done.stdout  # the drop-in was read
+    assert float(score.group(1)) <= 2.0  # 1.6 with the web page on, 0.8 without

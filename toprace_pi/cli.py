@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from toprace_pi import __version__
 from toprace_pi.arguments import USAGE_ERROR, UsageParser, seconds, seed
@@ -127,6 +127,11 @@ def _build_demo(parser: argparse.ArgumentParser, game: str) -> None:
                         help=f"the pause after each step (default {DEMO_DELAY:g}; space pauses, . steps, q quits)")
     parser.add_argument("--fast", action="store_true", help="no pauses between steps (--delay 0)")
     parser.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
+    parser.add_argument("--web", metavar="HOST:PORT",
+                        help="serve the table's web pages there (the board for everyone, a page per seat); "
+                             "0.0.0.0:8080 lets phones on the network in")
+    parser.add_argument("--remote", action="append", default=[], metavar="NAME",
+                        help="a player who plays their seat from their phone's page (needs --web); repeatable")
     parser.add_argument("--journal", type=Path, metavar="FILE", default=DEMO_JOURNAL,
                         help=f"where the game's journal goes (default {DEMO_JOURNAL}; the last few before it are "
                              "kept)")
@@ -302,13 +307,40 @@ def _demo(args: argparse.Namespace) -> int:
     if args.human and not keys.is_terminal:
         print("toprace-pi: --human needs a terminal to type on (standard input is not one)", file=sys.stderr)
         return USAGE_ERROR
+    if args.remote and not args.web:
+        print("toprace-pi: --remote plays a seat from its web page: give --web HOST:PORT too", file=sys.stderr)
+        return USAGE_ERROR
     screen = DemoScreen(lambda text: print(text, end="", flush=True), live=sys.stdout.isatty())
+    journal = args.journal.expanduser()
     try:
-        run(delay=0.0 if args.fast else args.delay, colour=_colour(args), journal=args.journal.expanduser(),
-            humans=args.human, keys=keys if keys.is_terminal else None, screen=screen)
+        pages = _demo_pages(args.web, journal, args.remote, screen) if args.web else None
+        run(delay=0.0 if args.fast else args.delay, colour=_colour(args), journal=journal,
+            humans=args.human, keys=keys if keys.is_terminal else None, screen=screen,
+            **({"remotes": args.remote, "pages": pages} if pages else {}))
     finally:
         keys.close()
     return 0
+
+
+def _demo_pages(listen: str, journal: Path, remotes: list[str], screen: Any) -> Callable[[Any], Any]:
+    """What opens the web pages on the demo's table once it is built: the server started, its
+    addresses told (a QR code for each seat played from a phone), the pages kept up a while after
+    the game so that everyone sees its end."""
+    try:
+        from toprace_pi.web.live import DEMO_LINGER, TableWeb, parse_listen
+    except ImportError as exc:
+        raise TopRaceError(f"the web pages need aiohttp and segno ({exc}): pip install 'toprace-pi[web]'") from None
+    host, port = parse_listen(listen)
+
+    def open_pages(table: Any) -> Any:
+        web = TableWeb(table, host=host, port=port, journal=journal, linger=DEMO_LINGER)
+        web.start()
+        names = table.controller.game.names
+        for line in web.links(qr=[s for s, name in enumerate(names) if name in remotes]):
+            screen.news(line)
+        return web
+
+    return open_pages
 
 
 def _colour(args: argparse.Namespace) -> ColourMode:

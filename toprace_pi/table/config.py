@@ -75,6 +75,18 @@ class TableConfig:
     registry: Path = field(default_factory=lambda: Path(DEFAULT_REGISTRY).expanduser())
     journal: Path = field(default_factory=lambda: Path(DEFAULT_JOURNAL).expanduser())
     profile: str | None = None
+    #: ``[web]``: the web pages (spectator board, seats' phones), off without the section.
+    web: WebConfig | None = None
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """``[web] listen = "HOST:PORT"`` (``0.0.0.0:8080``: phones on the network may come in) and
+    ``url``, how phones reach the table when its own address is not it (a name, a forwarded port)."""
+
+    host: str = "0.0.0.0"
+    port: int = 8080
+    url: str | None = None
 
 
 def load_config(path: str | Path) -> TableConfig:
@@ -93,7 +105,7 @@ def load_config(path: str | Path) -> TableConfig:
 
 def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     problems: list[str] = []
-    unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files"}
+    unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files", "web"}
     if unknown:
         problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
     game = table(data, "game", problems)
@@ -115,10 +127,27 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         registry=_path(files.get("registry", DEFAULT_REGISTRY), "[files] registry", problems),
         journal=_path(files.get("journal", DEFAULT_JOURNAL), "[files] journal", problems),
         profile=_profile(files.get("profile"), problems),
+        web=web_config(table(data, "web", problems), problems) if "web" in data else None,
     )
     if problems:
         raise DataError(source, problems)
     return config
+
+
+def web_config(section: dict[str, Any], problems: list[str]) -> WebConfig | None:
+    unknown = set(section) - {"listen", "url"}
+    if unknown:
+        problems.append(f"[web]: unknown key(s): {', '.join(sorted(unknown))} (known: listen, url)")
+    listen = section.get("listen", "0.0.0.0:8080")
+    url = section.get("url")
+    if url is not None and (not isinstance(url, str) or not url.startswith(("http://", "https://"))):
+        problems.append(f"[web] url: an address such as http://toprace.local:8080, not {url!r}")
+        url = None
+    host, _, port = str(listen).rpartition(":")
+    if not isinstance(listen, str) or not port.isdigit() or not 0 < int(port) < 65536:
+        problems.append(f"[web] listen: HOST:PORT with a port from 1 to 65535 (0.0.0.0:8080), not {listen!r}")
+        return None
+    return WebConfig(host.strip("[]") or "0.0.0.0", int(port), url)
 
 
 def _path(value: object, key: str, problems: list[str]) -> Path:

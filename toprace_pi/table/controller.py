@@ -23,6 +23,7 @@ from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
 from toprace_pi.table.journal import Journal
 from toprace_pi.table.modes import Choice, Identity, InputMode, Refusal, Step
+from toprace_pi.table.remote import MOVED_ON, NOT_YOURS, SeatInput
 from toprace_pi.table.side import NOTHING_TO_UNDO, GameTable
 
 log = logging.getLogger(__name__)
@@ -95,11 +96,14 @@ class TableController:
         self._retry = False
         #: The game as it was after each of the last steps (kept by :meth:`remember`): UNDO goes back from one.
         self._history: deque[Any] = deque(maxlen=UNDO_DEPTH)
+        #: Opens a joining step for the seats' phones (held PASS) and says what to do; set by the web pages.
+        self.join: Callable[[], str] | None = None
+        self._page: Any = None
         self._prepare()
 
     # --- inputs ------------------------------------------------------------------
 
-    def handle(self, event: Event) -> None:
+    def handle(self, event: Event | SeatInput) -> None:
         """React to one thing that happened at the table."""
         self.inputs += 1
         self._input = _describe(event)
@@ -112,6 +116,8 @@ class TableController:
             self._button(event)
         elif isinstance(event, DeviceStatus):
             self.say(event.message)
+        elif isinstance(event, SeatInput):
+            event.reply(self._seat_input(event))
 
     def tick(self, now: float) -> None:
         """Time passes: an entry with a time limit (the pit stop claim window) may
@@ -136,6 +142,8 @@ class TableController:
     def _button(self, event: ButtonPressed) -> None:
         if event.button == "undo":
             self.undo() if event.held else self.refuse("hold UNDO to take back the last step")
+        elif event.button == "pass" and event.held and self.join is not None:
+            self.say(self.join())
         elif self.entry is not None:
             step = self.entry.button(event.button)
             if isinstance(step, Refusal) and event.button == "next" and not event.held:
@@ -153,6 +161,35 @@ class TableController:
             self._say_prompt(again=True)
         else:
             self.refuse(f"{event.button.upper()} means nothing now: {self.prompt}")
+
+    def _seat_input(self, event: SeatInput) -> str | None:
+        """A seat's page asks for an action: taken as any input is (journal, LEDs, news), or
+        the reason it is not, for that page alone (nothing is said aloud, nothing changes)."""
+        game = self.game
+        if game.is_over:
+            return "the game is over"
+        if event.step != len(game.log):
+            return MOVED_ON
+        try:
+            action = game.parse(event.text)
+        except (IllegalActionError, ValueError):
+            return f"not an action of {type(game).info.title}"
+        if action not in self.seat_options(event.seat):
+            return NOT_YOURS
+        try:
+            self._commit([action])
+        except (IllegalActionError, OSError) as exc:
+            return self._unsaved(exc) if isinstance(exc, OSError) else NOT_YOURS
+        log.info("a step was taken from %s", event)
+        self.sound.confirm()
+        self._prepare()
+        return None
+
+    def seat_options(self, seat: int) -> list[Any]:
+        """What ``seat`` may do now from its own page (the game's page decides: not an auction held aloud)."""
+        if self._page is None:
+            self._page = self.side.page()
+        return list(self._page.options(self.game, seat))
 
     def _step(self, step: Step) -> None:
         if isinstance(step, Refusal):
@@ -326,10 +363,12 @@ class TableController:
             self.say(sentence)
 
 
-def _describe(event: Event) -> str:
+def _describe(event: Event | SeatInput) -> str:
     """An input in a few words, as the journal notes it."""
     if isinstance(event, TagLaid):
         return f"tag {event.uid.hex()} on {event.reader}"
     if isinstance(event, ButtonPressed):
         return f"{event.button}{' held' if event.held else ''}"
+    if isinstance(event, SeatInput):
+        return str(event)
     return type(event).__name__

@@ -59,6 +59,13 @@ class Console(Protocol):
 
 
 @dataclass
+class Pages(Protocol):
+    """The web pages of a table (a :class:`~toprace_pi.web.live.TableWeb`), as the demo sees them."""
+
+    def close(self) -> None: ...
+
+
+@dataclass
 class DemoReaders:
     """The demo's card readers by role: where the players lay tags, and the slots the table polls."""
 
@@ -94,6 +101,8 @@ class DemoTable:
     pins: dict[str, Any]
     #: The keyboard, for human seats and the demo's own keys; ``None`` when nobody types.
     console: Console | None = None
+    #: The table's web pages (``demo --web``), closed with the table.
+    web: Pages | None = None
 
     @property
     def controller(self) -> TableController:
@@ -130,6 +139,8 @@ class DemoTable:
     def close(self) -> None:
         if self.console is not None:
             self.console.close()
+        if self.web is not None:
+            self.web.close()
         self.table.close()
         self.buttons.close()
         if self.controller.journal is not None:
@@ -138,10 +149,12 @@ class DemoTable:
 
 def demo_devices(controller: TableController, profile: Any, readers: DemoReaders, *,
                  console: Console | None = None, clock: Callable[[], float] = time.monotonic,
-                 on_frame: Callable[[list[Any]], None] | None = None) -> dict[str, Any]:
+                 on_frame: Callable[[list[Any]], None] | None = None,
+                 pages: Callable[[Table], Pages] | None = None) -> dict[str, Any]:
     """The simulated devices around ``controller``, as the keyword arguments of a
     :class:`DemoTable` (or of a game's subclass of it): the mock buttons, the strip
-    for the board ``profile``, the readers and the ``console``, polled with them."""
+    for the board ``profile``, the readers and the ``console``, polled with them, and
+    the web ``pages`` opened on the table if asked for."""
     from gpiozero.pins.mock import MockFactory
 
     factory = MockFactory()
@@ -155,7 +168,7 @@ def demo_devices(controller: TableController, profile: Any, readers: DemoReaders
     table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
     return {"table": table, "readers": readers, "buttons": buttons, "strip": strip, "pins": pins,
-            "console": console}
+            "console": console, "web": pages(table) if pages is not None else None}
 
 
 def human_seats(default_names: Sequence[str], humans: Sequence[str]) -> tuple[tuple[str, ...], list[int]]:
@@ -174,6 +187,29 @@ def human_seats(default_names: Sequence[str], humans: Sequence[str]) -> tuple[tu
         names[seat] = name
         seats.append(seat)
     return tuple(names), seats
+
+
+def remote_seats(names: Sequence[str], remotes: Sequence[str], humans: Sequence[int]) -> list[int]:
+    """The seats played from their pages (``demo --remote NAME``): each must be a player's name, and
+    not a seat taken at the keyboard."""
+    seats = []
+    for name in remotes:
+        if name not in names:
+            raise TopRaceError(f"no player called {name!r} to play from a phone (the players: {', '.join(names)})")
+        seat = names.index(name)
+        if seat in humans or seat in seats:
+            raise TopRaceError(f"{name} cannot be played both from the keyboard and a phone, or twice")
+        seats.append(seat)
+    return seats
+
+
+def await_step(demo: DemoTable) -> None:
+    """A seat that is not a bot decides (at the keyboard, on its phone): the table steps on, looking at
+    its devices and inputs, until the game moves on (or an UNDO takes a step back)."""
+    controller = demo.controller
+    game, steps = controller.game, len(controller.game.log)
+    while controller.game is game and len(game.log) == steps:
+        demo.idle()
 
 
 def typed_ahead(pending: list[str], keys: KeySource, *, asked: bool) -> None:

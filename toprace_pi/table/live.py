@@ -147,7 +147,32 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)
+    if config.web is not None:
+        closers.extend(_web_pages(config, table, announcer, new_game=inputs == 0))
     return LiveTable(table, announcer, closers)
+
+
+def _web_pages(config: TableConfig, table: Table, announcer: Announcer, *, new_game: bool) -> list[Callable[[], None]]:
+    """``[web]``: the pages served beside the table (a joining step open at a new game's start, so the
+    phones can take their seats). One that cannot start is said, and the table plays on without it.
+    The seats' links are never logged: they are the seats' secrets."""
+    assert config.web is not None
+    try:
+        from toprace_pi.web.live import TableWeb
+        from toprace_pi.web.server import WebError
+    except ImportError as exc:
+        announcer.say(f"the web page needs aiohttp and segno ({exc}): the table plays on without it")
+        return []
+    web = TableWeb(table, host=config.web.host, port=config.web.port, url=config.web.url, journal=config.journal)
+    try:
+        web.start()
+    except WebError as exc:
+        announcer.say(f"{exc}: the table plays on without it")
+        return []
+    log.info("the table's web page: %s/", web.base_url)
+    if new_game:
+        announcer.say(web.open_joining())
+    return [web.close]
 
 
 def _keyboard(key_map: KeyMap, clock: Callable[[], float], announcer: Announcer) -> list[ReaderSlot]:

@@ -12,7 +12,7 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from toprace_pi.core.colour import RGB
 from toprace_pi.hardware import HardwareError
@@ -126,7 +126,8 @@ class StripSlot:
 
 
 class Table:
-    """One table: a controller fed by readers and a button queue, and its view on a strip."""
+    """One table: a controller fed by readers and an input queue (the buttons', and the seats'
+    pages'), and its view on a strip."""
 
     def __init__(
         self,
@@ -134,7 +135,7 @@ class Table:
         view: GameView,
         readers: Sequence[ReaderSlot],
         strip: StripSlot,
-        buttons: queue.Queue[Event],
+        buttons: queue.Queue[Any],
         *,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -144,6 +145,8 @@ class Table:
         self.strip = strip
         self.buttons = buttons
         self.clock = clock
+        #: Called after each step, once the LEDs show it (the web pages post it).
+        self.watchers: list[Callable[[], None]] = []
 
     def step(self) -> None:
         """Poll every reader once, handle what came in, and refresh the LEDs."""
@@ -159,6 +162,8 @@ class Table:
             self.controller.handle(event)
         self.refresh()
         self.controller.remember()
+        for watcher in self.watchers:
+            watcher()
 
     def refresh(self) -> None:
         """The LEDs show what everyone at the table may see: the game as a spectator sees it."""

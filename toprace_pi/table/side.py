@@ -80,5 +80,11 @@ class GameTable(Protocol):
     def tags(self) -> Any:
         """The enrolment walks of the table's setup (a :class:`~toprace_pi.hardware.tags.TagBook`)."""
 
+    def page(self) -> Any:
+        """The game on the table's web pages (a :class:`~toprace_pi.web.posts.GamePage`)."""
+
+    def pages_open(self) -> None:
+        """The seats have their own pages now: what only one seat may know is shown there, never said aloud."""
+
     def finish_place(self, event: Any) -> int | None:
         """The place of a finish the event tells (the table plays its fanfare), else ``None``."""

@@ -15,7 +15,10 @@ from toprace_pi.table.checks import is_file, players, positive, whole
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
 #: Pit Stop rule: seconds the table waits for claims after a card is played, unless the section says otherwise.
 CLAIM_WINDOW = 6.0
-KEYS = {"name", "track", "deck", "players", "races", "variant", "claim_window"}
+KEYS = {"name", "track", "deck", "players", "races", "variant", "claim_window", "tips"}
+#: Tips variant: where the players keep their tips until the race's end: on their tip markers (entered at
+#: the end, when they are revealed), or on their phones' pages (each entered in secret at its tip round).
+TIPS_KEPT = ("markers", "phones")
 
 
 @dataclass(frozen=True)
@@ -30,12 +33,14 @@ class TableGame:
     variant: str = "base"
     #: Pit Stop rule: seconds the table waits for claims after a card is played.
     claim_window: float = CLAIM_WINDOW
+    #: Tips variant: :data:`TIPS_KEPT`.
+    tips: str = "markers"
 
     def new_game(self) -> tuple[Settings, Game]:
         """A new game of this setup, and its settings for the journal."""
         track = load_track(self.track)
         settings = Settings(self.players, races=self.races, track=track.slug, deck=self.deck,
-                            variant=self.variant, tips_at_end=True)
+                            variant=self.variant, tips_at_end=self.tips == "markers")
         return settings, new_game(settings, track, load_deck(self.deck))
 
 
@@ -51,7 +56,15 @@ def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
         races=whole(game.get("races", 1), "[game] races", 1, 99, problems),
         variant=_variant(game.get("variant", "base"), problems),
         claim_window=positive(game.get("claim_window", CLAIM_WINDOW), "[game] claim_window", problems),
+        tips=_tips(game.get("tips", "markers"), problems),
     )
+
+
+def _tips(value: object, problems: list[str]) -> str:
+    if value not in TIPS_KEPT:
+        problems.append(f"[game] tips: where the tips are kept, {' or '.join(TIPS_KEPT)}, not {value!r}")
+        return "markers"
+    return str(value)
 
 
 def _shipped(game: Mapping[str, Any], kind: str, shipped: list[str], default: str, problems: list[str]) -> str:

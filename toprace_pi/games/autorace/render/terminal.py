@@ -137,7 +137,7 @@ def scoreboard(board: Board, view: View, names: Sequence[str]) -> list[str]:
         cards = len(view["hands"][seat])
         lines.append(f"  {name} ({suits[seat].name}): {dollars(view['money'][seat])}, "
                      f"{cards} card{'' if cards == 1 else 's'} and the banner in hand, "
-                     f"at {view['positions'][seat]}; {_standing(view, seat)}")
+                     f"at {view['positions'][seat]}; {standing(view, seat)}")
     still = [f"{space} {dollars(view['bonuses'][str(space)])}" for space in board.objectives
              if space not in view["paid"]]
     lines.append("  bonuses still to win: " + (", ".join(still) if still else "none"))
@@ -150,7 +150,7 @@ def _round_line(view: View) -> str:
     return f"Game {view['game']}, round {view['round']}"
 
 
-def _standing(view: View, seat: int) -> str:
+def standing(view: View, seat: int) -> str:
     if view["dropped"][seat]:
         return "out of the series"
     if not view["in_race"][seat]:

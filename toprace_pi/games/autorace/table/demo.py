@@ -39,9 +39,12 @@ from toprace_pi.table.demo import (
     Console,
     DemoReaders,
     DemoTable,
+    Pages,
     TagSpot,
+    await_step,
     demo_devices,
     human_seats,
+    remote_seats,
     watch_demo,
 )
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
@@ -93,6 +96,7 @@ def build_demo_table(
     journal: Path | None = None,
     readers: Callable[[Callable[[], float]], DemoReaders] = simulated_readers,
     console: Console | None = None,
+    pages: Callable[[Any], Pages] | None = None,
 ) -> AutoraceDemo:
     """Wire the simulated devices, the controller and the view for one demo series. News goes to
     ``say``, prompts to ``ask`` (by default ``say`` too), engine events to ``announce`` (by default
@@ -108,7 +112,7 @@ def build_demo_table(
                                  journal=None if journal is None else Journal.create(journal, settings,
                                                                                     game="autorace"))
     devices = demo_devices(controller, side.board_profile(None, game), readers(clock), console=console,
-                           clock=clock, on_frame=on_frame)
+                           clock=clock, on_frame=on_frame, pages=pages)
     return AutoraceDemo(**devices)
 
 
@@ -119,6 +123,7 @@ class DemoPlayers:
 
     def __init__(self, kinds: Sequence[str], seed: int, *, humans: Sequence[int] = ()) -> None:
         self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+        #: The seats that are no bot's: at the keyboard, or on their phones.
         self.humans = frozenset(humans)
         self.ready = random.Random(seed)
 
@@ -128,19 +133,11 @@ class DemoPlayers:
         assert isinstance(entry, SealedChoice), "the table waits only for sealed cards"
         bots = [seat for seat in entry.waiting if seat not in self.humans]
         if not bots:
-            self._await_human(demo)
+            await_step(demo)
             return
         seat = self.ready.choice(bots)
         card = self.bots[seat].choose(demo.controller.game.view(seat))
         demo.lay(demo.seats, card_uid(seat, card))
-
-    @staticmethod
-    def _await_human(demo: AutoraceDemo) -> None:
-        """The humans' cards: the table steps on, reading the keyboard, until one is laid."""
-        controller = demo.controller
-        steps = len(controller.game.log)
-        while len(controller.game.log) == steps:
-            demo.idle()
 
 
 def run_demo(
@@ -156,20 +153,23 @@ def run_demo(
     screen: DemoScreen | None = None,
     keys: KeySource | None = None,
     humans: Sequence[str] = (),
+    remotes: Sequence[str] = (),
+    pages: Callable[[Any], Pages] | None = None,
 ) -> Autorace:
     """``toprace-pi demo --game autorace``: a whole series at a simulated table, told as it happens,
     the board and the standings shown after every step. ``bots`` names one kind for every seat or one
     a seat (joined by commas); the ``humans`` play at the keyboard ``keys``, which also pauses (space),
-    steps (.) and quits (q)."""
+    steps (.) and quits (q); the ``remotes`` on their phones, through the web ``pages``."""
     screen = screen or DemoScreen(lambda text: print(text, end="", flush=True), live=False)
     kinds = seat_kinds(bots, players)
     names, seats = human_seats(player_names(players, load_board(DEFAULT_BOARD)), humans)
     console = _console(keys, seats)
+    remote = remote_seats(names, remotes, seats)
     if journal is not None:
         screen.news(f"the game's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)")
     demo = build_demo_table(players, games=games, boost=boost, names=names, say=screen.news, ask=lambda _: None,
                             announce=lambda event: screen.news(event.text(names)), journal=journal,
-                            console=console)
+                            console=console, pages=pages)
     shown_round: tuple[int, int] | None = None
 
     def draw() -> None:
@@ -182,7 +182,7 @@ def run_demo(
                     new_turn=this_round != shown_round or game.is_over)
         shown_round = this_round
 
-    game, ended = watch_demo(demo, DemoPlayers(kinds, seed, humans=seats), draw, delay=delay, screen=screen,
+    game, ended = watch_demo(demo, DemoPlayers(kinds, seed, humans=[*seats, *remote]), draw, delay=delay, screen=screen,
                              console=console, replay=f"{REPLAY} {journal}" if journal else None)
     if not ended:
         return game

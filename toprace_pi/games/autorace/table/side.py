@@ -10,6 +10,7 @@ player changes their mind by laying another of their cards, and a revealed round
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from toprace_pi.games.autorace.data import load_board
 from toprace_pi.games.autorace.rules import Action, Autorace, Choose, Phase, TakeBack
@@ -56,6 +57,14 @@ class AutoraceTable:
 
     def prompt(self, game: Autorace, choice: Choice | None) -> str:
         return "the game is over" if game.is_over else f"{game.phase.value}"
+
+    def pages_open(self) -> None:
+        pass  # nothing said aloud is meant for one seat alone
+
+    def page(self) -> Any:
+        from toprace_pi.games.autorace.table.page import AutoracePage  # the web's side of the game, when asked for
+
+        return AutoracePage()
 
     def announcement(self, event: ev.Event, names: tuple[str, ...]) -> str | None:
         return event.text(names) if isinstance(event, SAID) else None

@@ -61,10 +61,13 @@ from toprace_pi.table.demo import (
     DemoStopped,
     DemoTable,
     Pace,
+    Pages,
     TagSpot,
+    await_step,
     demo_devices,
     human_seats,
     play_demo,
+    remote_seats,
 )
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.screen import DemoScreen
@@ -152,24 +155,28 @@ def build_demo_table(
     names: Sequence[str] | None = None,
     console: HumanConsole | None = None,
     announce: Callable[[GameEvent], None] | None = None,
+    pages: Callable[[Any], Pages] | None = None,
 ) -> TopRaceDemo:
     """Wire the simulated devices, the controller and the view for one demo game with a shipped ``deck`` (or a
     deck file); ``readers`` makes the card readers (simulated ones by default) from the clock. News goes to
     ``say``, prompts to ``ask`` (by default ``say`` too), engine events to ``announce`` (by default said as
-    the table says them). A ``console`` (the keyboard) is polled with the readers."""
+    the table says them). A ``console`` (the keyboard) is polled with the readers. With the web ``pages``
+    each seat enters its tips on its own page at each tip round (without them, the tips are noted on the
+    players' markers and entered at the end)."""
     cards = load_deck(deck)
     profile = load_profile(track.slug)
     registry = demo_registry(cards)
     shuffle = random.Random(seed)
     settings = Settings(tuple(names or player_names(players)), races=races, first_opener=seed % players,
-                        track=track.slug, deck=deck, variant=variant, tips_at_end=True)
+                        track=track.slug, deck=deck, variant=variant, tips_at_end=pages is None)
     game = new_game(settings, track, cards)
     if journal is not None and journal.exists():
         archive_and_prune(journal)
     controller = TableController(game, identify=registry.identify, say=say, ask=ask, sound=SilentSound(),
                                  dealer=lambda g: g.deal(shuffle), clock=clock, announce=announce,
                                  journal=None if journal is None else Journal.create(journal, settings))
-    devices = demo_devices(controller, profile, readers(clock), console=console, clock=clock, on_frame=on_frame)
+    devices = demo_devices(controller, profile, readers(clock), console=console, clock=clock, on_frame=on_frame,
+                           pages=pages)
     return TopRaceDemo(**devices)
 
 
@@ -179,10 +186,13 @@ class DemoPlayers:
     the ``console`` (the keyboard). ``tell`` hears what is said aloud (the bids),
     ``idle`` runs while a human thinks (the table steps on)."""
 
-    def __init__(self, kinds: list[str], seed: int, *, humans: Sequence[int] = (),
+    def __init__(self, kinds: list[str], seed: int, *, humans: Sequence[int] = (), remote: Sequence[int] = (),
                  console: HumanConsole | None = None, tell: Callable[[str], None] = lambda _: None) -> None:
         self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
         self.humans = frozenset(humans)
+        #: The seats played from their own pages: what is entered at the table for them (the auction's
+        #: result, a pit stop claim) their bot decides, as a friend at the table would for them.
+        self.remote = frozenset(remote)
         if self.humans and console is None:
             raise ValueError("human seats need a console")
         self.console = console
@@ -209,6 +219,8 @@ class DemoPlayers:
             demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in game.cars if c not in entry.cars])))
         elif isinstance(entry, ClaimWindow):
             self._claim(demo, entry)
+        elif game.seat in self.remote and game.phase is not REVEAL:
+            await_step(demo)  # its page
         elif game.phase is TIP:  # the tips each player noted secretly, revealed in order
             demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
         elif game.phase is REVEAL:  # quick rules: a car card turned up at random
@@ -253,6 +265,8 @@ class DemoPlayers:
         for event in game.events[self._seen:]:
             if isinstance(event, TipRound):
                 for seat, bot in enumerate(self.bots):
+                    if seat in self.remote:
+                        continue  # it tips on its page
                     self.tips[seat].append(self._human_tip(demo, seat, event) if seat in self.humans
                                            else bot.tip(game.seen_by(seat)))
         self._seen = len(game.events)
@@ -358,14 +372,18 @@ def run_demo(
     humans: Sequence[str] = (),
     keys: KeySource | None = None,
     screen: DemoScreen | None = None,
+    remotes: Sequence[str] = (),
+    pages: Callable[[Any], Pages] | None = None,
 ) -> Game:
     """The ``toprace-pi demo`` command: a whole game at a simulated table, told as it
     happens, the board and the standings shown after every step. The ``humans`` play
-    at the keyboard ``keys``, which also pauses (space), steps (.) and quits (q)."""
+    at the keyboard ``keys``, which also pauses (space), steps (.) and quits (q); the ``remotes`` on
+    their phones, through the web ``pages``."""
     track = load_track(track_name)
     profile = load_profile(track.slug)
     screen = screen or DemoScreen(lambda text: print(text, end="", flush=True), live=False)
     names, human_seats = seat_names(players, humans)
+    remote = remote_seats(names, remotes, human_seats)
     if human_seats and keys is None:
         raise TopRaceError("human players need a terminal to type on")
     console = None if keys is None else HumanConsole(keys, load_deck(deck).cars, human_seats)
@@ -380,7 +398,8 @@ def run_demo(
             screen.news(line)
 
     demo = build_demo_table(track, players, seed, races=races, variant=variant, deck=deck, say=screen.news,
-                            ask=lambda _: None, journal=journal, names=names, console=console, announce=narrate)
+                            ask=lambda _: None, journal=journal, names=names, console=console, announce=narrate,
+                            pages=pages)
     kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
     pace = Pace(demo, delay)
     pictures = None if svg_dir is None else FrameWriter(svg_dir, track)
@@ -404,7 +423,8 @@ def run_demo(
 
     if console is not None:
         console.changed = draw
-    players_at_table = DemoPlayers(kinds, seed, humans=human_seats, console=console, tell=screen.news)
+    players_at_table = DemoPlayers(kinds, seed, humans=human_seats, remote=remote, console=console,
+                                   tell=screen.news)
     try:
         game = play_demo(demo, players_at_table, after_step=after_step)
     except DemoStopped:

@@ -126,6 +126,14 @@ class TopRaceTable:
             return f"{who}: reveal your next tip with its car token, or NEXT/OK ({current})"
         return f"{who}: {game.phase.value}? {current} (NEXT, OK)"
 
+    def pages_open(self) -> None:
+        pass  # nothing said aloud is meant for one seat alone
+
+    def page(self) -> Any:
+        from toprace_pi.games.toprace.table.page import TopRacePage  # the web's side of the game, when asked for
+
+        return TopRacePage()
+
     def announcement(self, event: GameEvent, names: tuple[str, ...]) -> str | None:
         return announcement(event, names)
 

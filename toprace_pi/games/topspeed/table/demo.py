@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from toprace_pi.core.colour import RGB
 from toprace_pi.errors import TopRaceError
@@ -35,8 +36,11 @@ from toprace_pi.table.demo import (
     Console,
     DemoReaders,
     DemoTable,
+    Pages,
+    await_step,
     demo_devices,
     human_seats,
+    remote_seats,
     watch_demo,
 )
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
@@ -61,6 +65,7 @@ def build_demo_table(
     clock: Callable[[], float] = time.monotonic,
     journal: Path | None = None,
     console: Console | None = None,
+    pages: Callable[[Any], Pages] | None = None,
 ) -> DemoTable:
     """Wire the simulated devices, the controller and the view for one demo race. News goes to
     ``say``, prompts to ``ask``, engine events to ``announce`` (by default said as the table says them);
@@ -77,7 +82,7 @@ def build_demo_table(
                                  journal=None if journal is None else Journal.create(journal, settings,
                                                                                     game="topspeed"))
     devices = demo_devices(controller, side.board_profile(None, game), DemoReaders.simulated(clock, READER_ROLES),
-                           console=console, clock=clock, on_frame=on_frame)
+                           console=console, clock=clock, on_frame=on_frame, pages=pages)
     return DemoTable(**devices)
 
 
@@ -86,6 +91,7 @@ class DemoPlayers:
 
     def __init__(self, kinds: Sequence[str], seed: int, *, humans: Sequence[int] = ()) -> None:
         self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+        #: The seats that are no bot's: at the keyboard, or on their phones.
         self.humans = frozenset(humans)
 
     def act(self, demo: DemoTable) -> None:
@@ -94,9 +100,7 @@ class DemoPlayers:
         entry = demo.controller.entry
         assert isinstance(entry, Turn), "the table waits only for the player to move"
         if entry.seat in self.humans:
-            steps = len(demo.controller.game.log)
-            while len(demo.controller.game.log) == steps:
-                demo.idle()
+            await_step(demo)
             return
         wanted = self.bots[entry.seat].choose(demo.controller.game.view(entry.seat))
         if wanted not in entry.options:
@@ -119,28 +123,33 @@ def run_demo(
     screen: DemoScreen | None = None,
     keys: KeySource | None = None,
     humans: Sequence[str] = (),
+    remotes: Sequence[str] = (),
+    pages: Callable[[Any], Pages] | None = None,
 ) -> TopSpeed:
     """``toprace-pi demo --game topspeed``: a whole race at a simulated table, told as it happens, the
     circuit and the standings shown after every step; the ``humans`` play at the keyboard ``keys``
-    (n NEXT, o OK, p PASS, U UNDO), which also pauses (space), steps (.) and quits (q)."""
+    (n NEXT, o OK, p PASS, U UNDO), which also pauses (space), steps (.) and quits (q); the ``remotes``
+    on their phones, through the web ``pages``."""
     screen = screen or DemoScreen(lambda text: print(text, end="", flush=True), live=False)
     kinds = seat_kinds(bots, players)
     names, seats = human_seats(player_names(players), humans)
     console = _console(keys, seats)
+    remote = remote_seats(names, remotes, seats)
     side = TopSpeedTable()
     if journal is not None:
         screen.news(f"the race's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)")
     demo = build_demo_table(players, laps=laps, variant=variant, seed=seed, names=names, say=screen.news,
                             ask=(lambda text: screen.news(text)) if seats else (lambda _: None), journal=journal,
                             announce=lambda event: screen.news(side.announcement(event, names) or ""),
-                            console=console)
+                            console=console, pages=pages)
+
     def draw() -> None:
         game = demo.controller.game
         view = game.view(None)
         screen.show(render_board(view, names, game.circuit.spaces, colour=colour), scoreboard(view, names),
                     console.panel() if console else [], new_turn=True)
 
-    game, ended = watch_demo(demo, DemoPlayers(kinds, seed, humans=seats), draw, delay=delay, screen=screen,
+    game, ended = watch_demo(demo, DemoPlayers(kinds, seed, humans=[*seats, *remote]), draw, delay=delay, screen=screen,
                              console=console, replay=f"{REPLAY} {journal}" if journal else None)
     if not ended:
         return game

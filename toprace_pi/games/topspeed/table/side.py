@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-from typing import cast
+from typing import Any, cast
 
 from toprace_pi.games.topspeed.data import load_deck
 from toprace_pi.games.topspeed.rules import Action, Draw, DrawCard, Keep, Leave, Pass, PitStop, SitOut, Stage, TopSpeed
@@ -48,6 +48,8 @@ class TopSpeedTable:
         self.setup = setup or TableGame()
         #: Physical minicards: the players' own decks, each card drawn laid on the seat's reader.
         self.minicards = Minicards() if self.setup.decks == "physical" else None
+        #: Whether the seats have their own pages, where a card only its player may know is shown.
+        self.phones = False
 
     def entry(self, game: TopSpeed, now: float, *, dealt_by_hand: bool) -> InputMode | None:
         """The table's own chance steps (at a real table too: nobody shuffles cards), else the turn."""
@@ -57,7 +59,7 @@ class TopSpeedTable:
             return TableShuffles(game, by_hand=self.minicards is not None)
         seat = cast(int, game.turn)
         options: list[Action] = [action for action in game.options(seat) if not isinstance(action, DrawCard)]
-        turn = Turn(game.names[seat], seat, options, [label(game, action) for action in options], where(game))
+        turn = Turn(game.names[seat], seat, options, [label(game, action, aloud=not self.phones) for action in options], where(game))
         if self.minicards is not None and len(options) < len(game.options(seat)):
             turn.laid, turn.draw_hint = partial(self.minicards.laid, game, seat), DRAW_HINT
         return turn
@@ -73,6 +75,14 @@ class TopSpeedTable:
 
     def prompt(self, game: TopSpeed, choice: Choice | None) -> str:
         return "the race is over" if game.is_over else game.stage.value
+
+    def pages_open(self) -> None:
+        self.phones = True
+
+    def page(self) -> Any:
+        from toprace_pi.games.topspeed.table.page import TopSpeedPage  # the web's side of the game, when asked for
+
+        return TopSpeedPage(self.minicards is not None)
 
     def announcement(self, event: ev.Event, names: tuple[str, ...]) -> str | None:
         if isinstance(event, ev.Shuffled):
@@ -135,11 +145,12 @@ def where(game: TopSpeed) -> str:
     return f"lap {game.lap} of {game.settings.laps}{behind}"
 
 
-def label(game: TopSpeed, action: Action) -> str:
-    """An option in words. A green card just drawn under KERS is named: the table's speaker is the only
-    way its player learns it (with virtual decks the others hear it too)."""
+def label(game: TopSpeed, action: Action, *, aloud: bool = True) -> str:
+    """An option in words. A green card just drawn under KERS is named ``aloud`` when the table's speaker
+    is the only way its player learns it (with virtual decks the others hear it too); when the seats
+    have their own pages, its player reads it there and the table does not say it."""
     if isinstance(action, (Keep, Leave)):
-        card = game.drawn[action.seat]
+        card = game.drawn[action.seat] if aloud else "the green card"
         return (f"keep {card} apart (KERS)" if isinstance(action, Keep) else f"leave {card} in the row")
     if isinstance(action, PitStop):
         return "a pit stop (a new deck, and back in the movement)"

@@ -1,0 +1,115 @@
+"""The web pages' parts on their own: the seats' tokens, the feed of posts, the joining step, the
+``[web]`` section and ``--web``'s address."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+
+import pytest
+
+from toprace_pi.errors import DataError
+from toprace_pi.table.config import parse_config
+from toprace_pi.web.feed import KEPT, Feed
+from toprace_pi.web.joining import Joining
+from toprace_pi.web.live import parse_listen
+from toprace_pi.web.seats import SeatKeys
+
+
+def test_each_seat_has_its_own_long_token_and_only_it_opens_the_seat():
+    keys = SeatKeys(4)
+    assert len(set(keys.tokens)) == 4 and all(len(t) >= 22 for t in keys.tokens)
+    assert [keys.seat_of(t) for t in keys.tokens] == [0, 1, 2, 3]
+    for wrong in ("", keys.tokens[0][:-1], keys.tokens[0] + "x", keys.tokens[0].upper(), "é" * 22):
+        assert keys.seat_of(wrong) is None
+
+
+def test_handing_a_seat_over_kills_its_old_token(tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text('{"format": 1}\n')
+    keys = SeatKeys.for_journal(3, journal)
+    old = keys.tokens[1]
+    new = keys.hand_over(1)
+    assert keys.seat_of(old) is None and keys.seat_of(new) == 1
+    assert SeatKeys.for_journal(3, journal).tokens == keys.tokens  # kept across a restart
+
+
+def test_the_tokens_file_is_private_and_belongs_to_one_game(tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text('{"format": 1, "n": 0}\n')
+    keys = SeatKeys.for_journal(2, journal)
+    kept = journal.with_name("journal.jsonl.seats")
+    assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
+    assert json.loads(kept.read_text())["tokens"] == keys.tokens
+    journal.rename(tmp_path / "old.jsonl")  # the game is over: its journal is archived, a new one made
+    journal.write_text('{"format": 1, "n": 0}\n')
+    assert set(SeatKeys.for_journal(2, journal).tokens).isdisjoint(keys.tokens)
+
+
+def test_a_damaged_tokens_file_gives_new_links(tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    journal.write_text("{}\n")
+    journal.with_name("journal.jsonl.seats").write_text("{not json")
+    keys = SeatKeys.for_journal(2, journal)
+    assert [keys.seat_of(t) for t in keys.tokens] == [0, 1]
+
+
+def test_the_feed_keeps_posts_in_order_and_sends_the_latest_to_a_client_far_behind():
+    feed = Feed()
+    for n in range(KEPT + 10):
+        feed.add(f"s{n}", (f"a{n}",))
+    assert [p.seq for p in feed.after(KEPT + 5)] == list(range(KEPT + 6, KEPT + 11))
+    assert [p.seq for p in feed.after(0)] == [KEPT + 10]  # fell out of the kept posts
+    assert [p.seq for p in feed.after(10_000)] == [KEPT + 10]  # a table restarted and counting again
+    assert feed.latest is not None and feed.latest.for_seat(0) == f"a{KEPT + 9}"
+
+
+def test_a_client_waiting_on_the_feed_wakes_for_a_post_from_another_thread():
+    async def wait_for_one() -> list[int]:
+        feed = Feed()
+        feed.attach(asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.05, lambda: loop.run_in_executor(None, feed.add, "s", ()))
+        return [p.seq for p in await feed.wait(0, timeout=5)]
+
+    assert asyncio.run(wait_for_one()) == [1]
+
+
+def test_a_join_code_opens_its_seat_once_and_only_while_the_step_is_open():
+    now = [0.0]
+    keys = SeatKeys(2)
+    joining = Joining(keys, "http://table:8080", clock=lambda: now[0])
+    joining.open(("Anna", "Ben"), ("#ff0000", "#0000ff"), seconds=60)
+    codes = {entry["name"]: entry["url"].rsplit("/", 1)[1] for entry in joining.shown or []}
+    assert all(entry["qr"].startswith("<svg") for entry in joining.shown or [])
+    old = keys.tokens[0]
+    token = joining.take(codes["Anna"])
+    assert token is not None and keys.seat_of(token) == 0 and keys.seat_of(old) is None
+    assert joining.take(codes["Anna"]) is None
+    now[0] = 61
+    assert joining.take(codes["Ben"]) is None  # the step's time is up
+    assert joining.tick() and joining.shown is None
+
+
+@pytest.mark.parametrize(("text", "address"), [("127.0.0.1:8080", ("127.0.0.1", 8080)), (":9000", ("0.0.0.0", 9000)),
+                                              ("[::1]:8080", ("::1", 8080))])
+def test_the_web_address_is_host_and_port(text, address):
+    assert parse_listen(text) == address
+
+
+@pytest.mark.parametrize("text", ["8080x", "host:", "host:0", "host:70000", ""])
+def test_a_bad_web_address_is_named(text):
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        parse_listen(text)
+
+
+def test_the_web_section_of_the_config():
+    assert parse_config({}, "t").web is None  # off unless asked for
+    web = parse_config({"web": {"listen": "0.0.0.0:8081", "url": "http://toprace.local:8081"}}, "t").web
+    assert web is not None and (web.host, web.port, web.url) == ("0.0.0.0", 8081, "http://toprace.local:8081")
+    with pytest.raises(DataError) as error:
+        parse_config({"web": {"listen": "nowhere", "url": "ftp://x", "port": 1}}, "t")
+    text = str(error.value)
+    assert "[web] listen" in text and "[web] url" in text and "unknown key(s): port" in text

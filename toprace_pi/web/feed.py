@@ -1,0 +1,105 @@
+"""The posts the table hands the web server, kept in order for every client.
+
+The table's thread adds a post after each step it shows; the server's event loop
+sends each client the posts after the last one it has seen. The table never
+waits for a client: adding a post is a lock, an append and a wake-up call, and a
+client that falls further behind than :data:`KEPT` posts (a phone gone to sleep,
+a slow link) is sent the latest post instead of the ones it missed, since every
+post holds the whole picture, not a change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections import deque
+from dataclasses import dataclass
+
+#: Posts kept for clients that are behind.
+KEPT = 512
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """What the pages show after one step: the spectators' post and each seat's, as JSON text."""
+
+    seq: int
+    spectator: str
+    seats: tuple[str, ...]
+
+    def for_seat(self, seat: int | None) -> str:
+        return self.spectator if seat is None else self.seats[seat]
+
+
+class Feed:
+    """The posts in order, shared by the table's thread (:meth:`add`) and the server's loop."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._posts: deque[Post] = deque(maxlen=KEPT)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._new: asyncio.Event | None = None
+        self._closed = False
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The server's loop, where clients wait (called from that loop)."""
+        self._loop = loop
+        self._new = asyncio.Event()
+
+    @property
+    def latest(self) -> Post | None:
+        with self._lock:
+            return self._posts[-1] if self._posts else None
+
+    def add(self, spectator: str, seats: tuple[str, ...]) -> Post:
+        """Called by the table's thread: a new post, and the waiting clients woken."""
+        with self._lock:
+            seq = self._posts[-1].seq + 1 if self._posts else 1
+            post = Post(seq, spectator, seats)
+            self._posts.append(post)
+        self._wake()
+        return post
+
+    def close(self) -> None:
+        """No more posts: every client's stream ends."""
+        self._closed = True
+        self._wake()
+
+    def _wake(self) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self._set)
+            except RuntimeError:  # the loop is closing
+                pass
+
+    def _set(self) -> None:
+        assert self._new is not None
+        self._new.set()
+        self._new = asyncio.Event()
+
+    def after(self, seq: int) -> list[Post]:
+        """The posts after ``seq`` in order; only the latest when ``seq`` is too far behind (or ahead:
+        a table restarted and counting again)."""
+        with self._lock:
+            posts = list(self._posts)
+        if not posts:
+            return []
+        if seq > posts[-1].seq or seq < posts[0].seq - 1:
+            return [posts[-1]]
+        return [p for p in posts if p.seq > seq]
+
+    async def wait(self, seq: int, timeout: float) -> list[Post]:
+        """The posts after ``seq``, waiting up to ``timeout`` seconds for one (``[]`` then)."""
+        posts = self.after(seq)
+        if posts or self._closed or self._new is None:
+            return posts
+        try:
+            await asyncio.wait_for(self._new.wait(), timeout)
+        except TimeoutError:
+            return []
+        return self.after(seq)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed

@@ -1,0 +1,81 @@
+"""The joining step: while it is open, the spectator board shows a code for each seat; a
+phone that opens one takes that seat (its old link stops working).
+
+The codes are short-lived and used once: they are made when the step opens and die when
+it closes, so a code seen on the board later opens nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from toprace_pi.web.qr import qr_svg
+from toprace_pi.web.seats import SeatKeys, new_token
+
+#: Seconds a joining step stays open when asked for at the table.
+JOIN_SECONDS = 90.0
+
+
+class Joining:
+    """The join codes of the open joining step, if one is open (shared by the table's thread,
+    which opens it, and the server's, which takes the codes)."""
+
+    def __init__(self, keys: SeatKeys, base_url: str, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.keys = keys
+        self.base_url = base_url.rstrip("/")
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._codes: dict[str, int] = {}
+        self._until = 0.0
+        self.shown: list[dict[str, Any]] | None = None
+        #: Counts the changes of what the board shows, so the pages are posted again.
+        self.version = 0
+
+    def open(self, names: Sequence[str], colours: Sequence[str], seconds: float = JOIN_SECONDS) -> None:
+        """Make a fresh code for every seat, shown on the board for ``seconds``."""
+        with self._lock:
+            self._codes = {new_token(): seat for seat in range(len(names))}
+            self._until = self.clock() + seconds
+            self.shown = [{"seat": seat, "name": names[seat], "colour": colours[seat], "url": self.url(code),
+                           "qr": qr_svg(self.url(code))} for code, seat in self._codes.items()]
+            self.version += 1
+
+    def url(self, code: str) -> str:
+        return f"{self.base_url}/join/{code}"
+
+    def tick(self) -> bool:
+        """Close the step once its time is up; whether it closed now."""
+        with self._lock:
+            if self.shown is None or self.clock() < self._until:
+                return False
+            self._close()
+            return True
+
+    def take(self, code: str) -> str | None:
+        """The new token of the seat ``code`` opens (its old one is dead now), or ``None``; the code
+        is used up, and once every seat has joined the step closes."""
+        with self._lock:
+            if self.shown is None or self.clock() >= self._until:
+                return None
+            seat = next((s for known, s in self._codes.items() if _same(known, code)), None)
+            if seat is None:
+                return None
+            self._codes = {k: s for k, s in self._codes.items() if s != seat}
+            self.shown = [entry for entry in self.shown if entry["seat"] != seat]
+            self.version += 1
+            if not self._codes:
+                self._close()
+            return self.keys.hand_over(seat)
+
+    def _close(self) -> None:
+        self._codes = {}
+        self.shown = None
+        self.version += 1
+
+
+def _same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode("utf-8", "replace"))

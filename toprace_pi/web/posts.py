@@ -1,0 +1,152 @@
+"""What the web pages show after each step, built from the table as everyone may see it.
+
+The spectators' post is made from the game as a spectator sees it
+(``seen_by(None)``), the table's prompt and the sentences the table says aloud:
+nothing a seat holds in secret is there, since none of them knows it. Each
+seat's post is the spectators' with that seat's own view added (``view(seat)``'s
+``my_`` entries, its secrets in words) and, when the decision is its own, what it
+may do now. A post is built in the table's thread, after the LEDs show the step,
+only when something on the pages changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from toprace_pi.render.pieces import Piece
+from toprace_pi.table.controller import TableController
+from toprace_pi.web.joining import Joining
+
+#: The sentences of news a post keeps.
+NEWS = 12
+
+
+@dataclass(frozen=True)
+class Standings:
+    """The table of players under the board: a header and a row per seat (its colour first)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"columns": list(self.columns), "rows": [{"colour": c, "cells": list(cells)} for c, cells in self.rows]}
+
+
+class GamePage(Protocol):
+    """What a game brings to the web pages (its ``side.page()``)."""
+
+    def board(self, game: Any) -> str:
+        """The board without pieces, as standalone SVG (fetched once by each page)."""
+
+    def pieces(self, game: Any) -> list[Piece]:
+        """Where every piece stands now, in the board's drawing units (public state only)."""
+
+    def colours(self, game: Any) -> list[str]:
+        """Each seat's colour (its car's, its suit's), as CSS."""
+
+    def standings(self, game: Any) -> Standings:
+        """Money, places, laps: what everyone at the table may see of each player."""
+
+    def news(self, event: Any, game: Any) -> str | None:
+        """The sentence the pages show for an event, if any: what the table says aloud, and what
+        everyone at the table sees happen (a card laid); never a secret."""
+
+    def secrets(self, view: dict[str, Any]) -> list[str]:
+        """A seat's own secrets (its ``view(seat)``), in words, for its page only."""
+
+    def options(self, game: Any, seat: int) -> list[Any]:
+        """What ``seat`` may do now from its page (none when the table must enter it, such as an auction held aloud)."""
+
+    def words(self, game: Any, action: Any) -> str:
+        """An option as the page's button says it."""
+
+
+@dataclass
+class Poster:
+    """Builds the posts of one table, remembering what it showed last."""
+
+    page: GamePage
+    board: str = ""
+    board_key: str = ""
+    news: list[str] = field(default_factory=list)
+    #: The joining step, whose codes the spectator board shows while it is open.
+    joining: Joining | None = None
+    _shown: tuple[Any, ...] = ()
+    _told: int = 0
+    _game: Any = None
+
+    def post(self, controller: TableController) -> tuple[str, tuple[str, ...]] | None:
+        """The spectators' and every seat's post if the pages would change, else ``None``."""
+        game = controller.game
+        shown = (id(game), len(game.log), controller.prompt, self.joining.version if self.joining else 0)
+        if shown == self._shown:
+            return None
+        self._shown = shown
+        self._hear(controller)
+        if not self.board:
+            self.board = self.page.board(game.seen_by(None))
+            self.board_key = hashlib.sha256(self.board.encode()).hexdigest()[:12]
+        public = _text(self._public(controller))
+        head = public[:-1] + ","  # a seat's post is the spectators' with its own entries added
+        return public, tuple(head + _text(self._mine(game, seat))[1:] for seat in range(len(game.names)))
+
+    def _hear(self, controller: TableController) -> None:
+        """The news of the events since the last post."""
+        game = controller.game
+        if game is not self._game and len(game.events) < self._told:
+            self.news.append("the last step was taken back")
+            self._told = len(game.events)
+        self._game = game
+        for event in game.events[self._told:]:
+            sentence = self.page.news(event, game)
+            if sentence:
+                self.news.append(sentence)
+        self._told = len(game.events)
+        del self.news[:-NEWS]
+
+    def _public(self, controller: TableController) -> dict[str, Any]:
+        game = controller.game
+        seen = game.seen_by(None)
+        decision = game.decision
+        return {
+            "title": type(game).info.title,
+            "board": self.board_key,
+            "step": len(game.log),
+            "over": game.is_over,
+            "prompt": "The game is over" if game.is_over else controller.prompt,
+            "deciding": [game.names[s] for s in decision.seats],
+            "news": list(self.news),
+            "pieces": [p.to_dict() for p in self.page.pieces(seen)],
+            "standings": self.page.standings(seen).to_dict(),
+            "joining": self.joining.shown if self.joining else None,
+        }
+
+    def _mine(self, game: Any, seat: int) -> dict[str, Any]:
+        view = game.view(seat)
+        options = self.page.options(game, seat)
+        return {
+            "seat": seat,
+            "name": game.names[seat],
+            "mine": self.page.secrets(view),
+            "options": [{"act": str(a), "words": self.page.words(game, a)} for a in options],
+        }
+
+
+def seat_actions(game: Any, seat: int) -> list[Any]:
+    """What ``seat`` may do now: the legal actions when the decision is its own alone; at a
+    sealed choice of several seats, those that name it (each such action has a ``seat``)."""
+    decision = game.decision
+    if game.is_over or decision.chance:
+        return []
+    if decision.seats == (seat,):
+        return game.legal_actions()
+    if not decision.is_simultaneous and seat not in decision.seats:
+        return []
+    return [a for a in game.legal_actions() if getattr(a, "seat", None) == seat]
+
+
+def _text(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))

@@ -1,0 +1,102 @@
+"""Who may open a seat's page: one secret token per seat, new for every game.
+
+A seat's page is reached at ``/seat/<token>``; the token is the only thing that
+proves a phone sits at that seat, so it is long (128 random bits), compared in
+constant time, and never logged. Handing a seat to a new phone mints a new token
+and the old link stops working. The tokens are kept in a file beside the
+journal, private to the table's user, so seat pages survive a restart of the
+table; a file written for another game (another journal) is not used.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import os
+import secrets
+from pathlib import Path
+
+from toprace_pi.files import write_atomically
+
+log = logging.getLogger(__name__)
+
+#: Bytes of randomness in a token (its URL-safe text is 22 characters).
+TOKEN_BYTES = 16
+#: Who may read the tokens file: the table's user only.
+PRIVATE = 0o600
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+class SeatKeys:
+    """The seats' tokens of one game. ``path`` (or ``None``: kept in memory only) is where
+    they are kept; ``game`` names the game they belong to (its journal's identity), so
+    the tokens of a finished game never open the next one's seats."""
+
+    def __init__(self, seats: int, *, path: Path | None = None, game: str = "") -> None:
+        self.path = path
+        self.game = game
+        kept = self._load(seats)
+        self.tokens: list[str] = kept or [new_token() for _ in range(seats)]
+        if not kept:
+            self._save()
+
+    @classmethod
+    def for_journal(cls, seats: int, journal: Path | None) -> SeatKeys:
+        """The tokens of the game ``journal`` holds, kept beside it (in memory without a journal)."""
+        if journal is None:
+            return cls(seats)
+        return cls(seats, path=journal.with_name(journal.name + ".seats"), game=journal_identity(journal))
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` opens, or ``None``. Every token is compared, in constant time."""
+        found = None
+        for seat, known in enumerate(self.tokens):
+            if hmac.compare_digest(known.encode(), token.encode("utf-8", "replace")):
+                found = seat
+        return found
+
+    def hand_over(self, seat: int) -> str:
+        """A new token for ``seat`` (a new phone takes it): the old one opens nothing any more."""
+        self.tokens[seat] = new_token()
+        self._save()
+        return self.tokens[seat]
+
+    def _load(self, seats: int) -> list[str] | None:
+        if self.path is None or not self.path.exists():
+            return None
+        try:
+            data = json.loads(self.path.read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            log.warning("%s cannot be read (%s): the seats get new links", self.path, exc)
+            return None
+        tokens = data.get("tokens") if isinstance(data, dict) else None
+        if data.get("game") != self.game or not isinstance(tokens, list) or len(tokens) != seats \
+                or not all(isinstance(t, str) and len(t) >= 16 for t in tokens):
+            return None  # another game's, or not ours
+        return tokens
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        try:
+            write_atomically(self.path, json.dumps({"game": self.game, "tokens": self.tokens}), mode=PRIVATE)
+        except OSError as exc:  # the links still work until the table restarts
+            log.warning("the seats' links cannot be kept in %s: %s", self.path, exc.strerror or exc)
+
+
+def journal_identity(journal: Path) -> str:
+    """What tells one game's journal from the next one's at the same path: its file's
+    inode (a new game is a new file, made while the old one is kept under another name)
+    and its header line."""
+    try:
+        with open(journal, "rb") as file:
+            header = file.readline()
+            inode = os.fstat(file.fileno()).st_ino
+    except OSError:
+        return ""
+    return f"{inode}:{hashlib.sha256(header).hexdigest()[:16]}"

@@ -1,0 +1,269 @@
+"""The table's web server: the spectator board, the seats' pages, their live feeds and inputs.
+
+It runs aiohttp on its own event loop in a thread of the table's process. The table's
+thread never waits for it: the table adds posts to the :class:`~toprace_pi.web.feed.Feed`
+and reads the seats' inputs from its own queue, as it reads the buttons'. Each page
+follows its feed as server-sent events (an ``EventSource`` reconnects by itself after
+the table restarts, asking for the posts after the last it saw).
+
+What a request may do is decided by the token in its path alone; a request with a
+token that opens no seat reads nothing and changes nothing. No URL is logged (a
+seat's URL is its secret), bodies are small and checked, and every page forbids
+scripts from anywhere but the table itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+from toprace_pi.errors import TopRaceError
+from toprace_pi.table.remote import SeatInput
+from toprace_pi.web.feed import Feed
+from toprace_pi.web.joining import Joining
+from toprace_pi.web.seats import SeatKeys
+
+log = logging.getLogger(__name__)
+
+#: The largest request body taken (a seat's input is a few dozen bytes).
+MAX_BODY = 2048
+#: Seconds a seat's input waits for the table to take it or say why not.
+REPLY_WITHIN = 5.0
+#: Seconds between keep-alive comments on an idle feed (proxies and phones drop silent streams).
+KEEP_ALIVE = 15.0
+#: Seconds a write to a client may take before the client is given up (it reconnects by itself).
+WRITE_WITHIN = 10.0
+#: The files of the pages, served from the package and nowhere else.
+STATIC = {"board.js": "text/javascript", "page.css": "text/css", "seat.js": "text/javascript"}
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                               "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # a seat's URL never leaves in a Referer header
+    "Cache-Control": "no-store",
+}
+
+
+class WebError(TopRaceError):
+    """The web server cannot start (the port is taken, the address is not this machine's)."""
+
+
+def _file(name: str) -> bytes:
+    return resources.files("toprace_pi.web").joinpath("static").joinpath(name).read_bytes()
+
+
+class WebServer:
+    """Serves one table's pages at ``host``:``port`` (0: any free port) until :meth:`stop`.
+    Seat inputs go to ``inbox``, the queue the table reads its buttons from."""
+
+    def __init__(self, feed: Feed, keys: SeatKeys, joining: Joining, inbox: queue.Queue[Any],
+                 board: Callable[[], str], *, host: str = "127.0.0.1", port: int = 8080) -> None:
+        self.feed = feed
+        self.keys = keys
+        self.joining = joining
+        self.inbox = inbox
+        self.board = board
+        self.host = host
+        self.port = port
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._pages = {name: _file(name) for name in ("board.html", "seat.html", "gone.html")}
+        self._static = {name: _file(name) for name in STATIC}
+
+    # --- starting and stopping ----------------------------------------------------
+
+    def start(self) -> None:
+        """Listen, in a thread of its own; :class:`WebError` if it cannot."""
+        started: Future[None] = Future()
+        self._thread = threading.Thread(target=self._serve, args=(started,), name="web", daemon=True)
+        self._thread.start()
+        try:
+            started.result(timeout=30)
+        except OSError as exc:
+            raise WebError(f"the web page cannot listen on {self.host}:{self.port}: {exc.strerror or exc}") from None
+
+    def _serve(self, started: Future[None]) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        try:
+            loop.run_until_complete(self._listen())
+        except BaseException as exc:  # reported to start()
+            started.set_exception(exc)
+            loop.close()
+            return
+        started.set_result(None)
+        try:
+            loop.run_forever()
+        finally:
+            loop.run_until_complete(self._runner.cleanup() if self._runner else asyncio.sleep(0))
+            loop.close()
+
+    async def _listen(self) -> None:
+        self.feed.attach(asyncio.get_running_loop())
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        server = getattr(site, "_server", None)
+        if self.port == 0 and server is not None and server.sockets:
+            self.port = server.sockets[0].getsockname()[1]
+
+    def stop(self) -> None:
+        """End every feed and stop listening."""
+        self.feed.close()
+        loop, thread = self._loop, self._thread
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(timeout=10)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    # --- the app --------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
+        app.add_routes([
+            web.get("/", self._spectator_page),
+            web.get("/events", self._spectator_feed),
+            web.get("/board.svg", self._board),
+            web.get("/static/{name}", self._static_file),
+            web.get("/seat/{token}", self._seat_page),
+            web.get("/seat/{token}/events", self._seat_feed),
+            web.post("/seat/{token}/act", self._act),
+            web.get("/join/{code}", self._join),
+        ])
+        return app
+
+    def _html(self, name: str, status: int = 200) -> web.Response:
+        return web.Response(body=self._pages[name], status=status, content_type="text/html", charset="utf-8")
+
+    async def _spectator_page(self, request: web.Request) -> web.StreamResponse:
+        return self._html("board.html")
+
+    async def _board(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=self.board(), content_type="image/svg+xml", charset="utf-8")
+
+    async def _static_file(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in self._static:
+            raise web.HTTPNotFound(text="no such file")
+        return web.Response(body=self._static[name], content_type=STATIC[name], charset="utf-8")
+
+    def _seat(self, request: web.Request) -> int | None:
+        return self.keys.seat_of(request.match_info["token"])
+
+    async def _seat_page(self, request: web.Request) -> web.StreamResponse:
+        return self._html("seat.html") if self._seat(request) is not None else self._html("gone.html", 404)
+
+    async def _spectator_feed(self, request: web.Request) -> web.StreamResponse:
+        return await self._follow(request, None)
+
+    async def _seat_feed(self, request: web.Request) -> web.StreamResponse:
+        seat = self._seat(request)
+        if seat is None:
+            raise web.HTTPNotFound(text="this link opens no seat")
+        return await self._follow(request, seat, request.match_info["token"])
+
+    async def _follow(self, request: web.Request, seat: int | None, token: str = "") -> web.StreamResponse:
+        """Send the posts in order as server-sent events until the client goes (or its seat is handed over)."""
+        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+        await response.prepare(request)
+        seen = _last_seen(request)
+        try:
+            await _write(response, b"retry: 1000\n\n")
+            while not self.feed.closed:
+                if seat is not None and self.keys.seat_of(token) != seat:
+                    await _write(response, b"event: gone\ndata: {}\n\n")
+                    break
+                posts = await self.feed.wait(seen, KEEP_ALIVE)
+                if not posts:
+                    await _write(response, b": still here\n\n")
+                for post in posts:
+                    await _write(response, f"id: {post.seq}\ndata: {post.for_seat(seat)}\n\n".encode())
+                    seen = post.seq
+        except (ConnectionError, TimeoutError, asyncio.CancelledError):
+            pass  # the client went; it reconnects by itself if it wants more
+        return response
+
+    async def _act(self, request: web.Request) -> web.StreamResponse:
+        """A seat's input: ``{"act": notation, "step": n}``, taken by the table or refused with its reason."""
+        seat = self._seat(request)
+        if seat is None:
+            return _error(404, "this link opens no seat")
+        if request.content_type != "application/json":
+            return _error(415, "send the input as JSON")
+        try:
+            body = json.loads(await request.read())
+        except (ValueError, UnicodeDecodeError):
+            return _error(400, "the input is not JSON")
+        except web.HTTPRequestEntityTooLarge:
+            return _error(413, "the input is too long")
+        if not isinstance(body, dict) or not isinstance(body.get("act"), str) or len(body["act"]) > 200 \
+                or not isinstance(body.get("step"), int) or isinstance(body.get("step"), bool):
+            return _error(400, 'the input is {"act": text, "step": a whole number}')
+        return await self._hand_to_table(seat, body["act"], body["step"])
+
+    async def _hand_to_table(self, seat: int, text: str, step: int) -> web.StreamResponse:
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[str | None] = loop.create_future()
+
+        def answered(reason: str | None) -> None:
+            if not answer.done():  # the request may have given up waiting
+                answer.set_result(reason)
+
+        def reply(reason: str | None) -> None:  # called in the table's thread
+            loop.call_soon_threadsafe(answered, reason)
+
+        self.inbox.put(SeatInput(seat, text, step, reply))
+        try:
+            reason = await asyncio.wait_for(answer, REPLY_WITHIN)
+        except TimeoutError:
+            return _error(503, "the table did not answer: try again")
+        if reason is not None:
+            return _error(409, reason)
+        return web.json_response({"ok": True})
+
+    async def _join(self, request: web.Request) -> web.StreamResponse:
+        token = self.joining.take(request.match_info["code"])
+        if token is None:
+            return self._html("gone.html", 404)
+        raise web.HTTPSeeOther(f"/seat/{token}")
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+    try:
+        response: web.StreamResponse = await handler(request)
+    except web.HTTPException as exc:
+        exc.headers.update(HEADERS)
+        raise
+    if not response.prepared:
+        response.headers.update(HEADERS)
+    return response
+
+
+def _error(status: int, reason: str) -> web.Response:
+    return web.json_response({"error": reason}, status=status, headers=HEADERS)
+
+
+def _last_seen(request: web.Request) -> int:
+    """The last post the client saw (``Last-Event-ID`` on a reconnection), 0 for none."""
+    text = request.headers.get("Last-Event-ID", "")
+    return int(text) if text.isdigit() and len(text) < 12 else 0
+
+
+async def _write(response: web.StreamResponse, data: bytes) -> None:
+    await asyncio.wait_for(response.write(data), WRITE_WITHIN)
