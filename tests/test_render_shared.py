@@ -64,13 +64,21 @@ def test_a_faded_piece_is_drawn_lighter_and_its_dict_is_plain_json():
 
 @pytest.mark.parametrize("count", range(1, 9))
 def test_pieces_sharing_a_spot_stand_apart_within_its_room(count):
-    radius, spots = crowd((10.0, 20.0), count, 12.0, 30.0)
+    radius, spots = crowd((10.0, 20.0), count, 12.0, (30.0, 20.0))
     assert len(spots) == count and 0 < radius <= 12.0
     for a, b in itertools.combinations(spots, 2):
         assert math.dist(a, b) >= 2 * radius + GAP - 1e-9
-    assert all(math.dist(spot, (10.0, 20.0)) + radius <= 30.0 + 1e-9 for spot in spots)
-    if count <= 3:
-        assert radius == 12.0  # a few keep their size; only a crowd shrinks
+    assert all(abs(x - 10) + radius <= 30 + 1e-9 and abs(y - 20) + radius <= 20 + 1e-9 for x, y in spots)
+    if count <= 2:
+        assert radius == 12.0  # two side by side keep their size; only a crowd shrinks
+
+
+def test_a_crowd_takes_the_shape_of_its_room():
+    """Five in a tall narrow box stand in two columns, not in one long row: they stay nearly as large."""
+    radius, spots = crowd((0.0, 0.0), 5, 16.0, (32.0, 57.0))
+    assert radius == 15.5 and len({y for _, y in spots}) == 3  # rows of two, the last one centred
+    radius, spots = crowd((0.0, 0.0), 3, 16.0, (60.0, 16.0))
+    assert radius == 16.0 and len({y for _, y in spots}) == 1  # a wide, low one: in a row
 
 
 def test_a_caption_tells_at_most_a_few_sentences_and_counts_the_rest():

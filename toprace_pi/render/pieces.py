@@ -66,15 +66,25 @@ def piece_svg(piece: Piece) -> str:
     ])
 
 
-def crowd(at: Point, count: int, r: float, room: float) -> tuple[float, list[Point]]:
+def crowd(at: Point, count: int, r: float, room: Point) -> tuple[float, list[Point]]:
     """The radius and centres of ``count`` pieces sharing the spot ``at`` so that none covers another:
-    one stands at the spot, several on a ring round it, ``GAP`` apart. The radius is ``r`` unless the
-    ring would reach further than ``room`` from the spot; then the pieces shrink to fit."""
+    in rows, ``GAP`` apart, each row centred, within ``room`` (how far they may reach from the spot
+    across and up or down). The radius is ``r`` unless they need less to fit; of the ways to lay them
+    out, the one that lets them stay largest."""
     if count <= 1:
         return r, [at] * count
-    share = math.sin(math.pi / count)  # a ring of radius d puts neighbours 2 d sin(pi / n) apart
-    radius = min(r, (room - GAP / (2 * share)) / (1 + 1 / share))
-    ring = (radius + GAP / 2) / share
-    start = math.pi if count == 2 else -math.pi / 2  # two side by side, more with one at the top
-    return radius, [(at[0] + ring * math.cos(start + 2 * math.pi * n / count),
-                     at[1] + ring * math.sin(start + 2 * math.pi * n / count)) for n in range(count)]
+    radius, columns = max((_fitting(count, columns, r, room), columns) for columns in range(count, 0, -1))
+    rows = math.ceil(count / columns)
+    step = 2 * radius + GAP
+    spots = []
+    for n in range(count):
+        row, column = divmod(n, columns)
+        across = min(columns, count - row * columns)  # the last row may hold fewer
+        spots.append((at[0] + (column - (across - 1) / 2) * step, at[1] + (row - (rows - 1) / 2) * step))
+    return radius, spots
+
+
+def _fitting(count: int, columns: int, r: float, room: Point) -> float:
+    """The largest radius, up to ``r``, at which ``count`` pieces in rows of ``columns`` fit in ``room``."""
+    rows = math.ceil(count / columns)
+    return min(r, (2 * room[0] - (columns - 1) * GAP) / (2 * columns), (2 * room[1] - (rows - 1) * GAP) / (2 * rows))

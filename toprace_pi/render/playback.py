@@ -70,6 +70,10 @@ class Playback:
         path.write_text(player_page(self.title, self.frames), "utf-8")
         return path
 
+    def summary(self) -> str:
+        """What was written, in a line for the one who asked for the pictures."""
+        return f"pictures of {len(self.frames)} steps: {self.folder / INDEX}"
+
 
 def player_page(title: str, frames: Sequence[tuple[str, Sequence[str]]]) -> str:
     """The playback page: a picture, its caption, a slider, play/pause and step

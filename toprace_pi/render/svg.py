@@ -63,13 +63,22 @@ def ink(rgb: RGB) -> str:
 
 
 def document(view_box: tuple[float, float, float, float], title: str, body: Sequence[str], *,
-             defs: str = "") -> str:
+             defs: str = "", background: str | None = None) -> str:
     """A standalone SVG picture: ``view_box`` (left, top, width, height) is also its size in pixels,
-    so it opens at a readable size and scales to any screen; ``title`` names it."""
+    so it opens at a readable size and scales to any screen; ``title`` names it; ``background`` fills
+    the whole of it under the ``body``."""
     left, top, width, height = view_box
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{num(left)} {num(top)} {num(width)} {num(height)}" '
             f'width="{num(width)}" height="{num(height)}" font-family="sans-serif">')
-    return "\n".join([head, f"<title>{escape(title)}</title>", *([defs] if defs else []), *body, "</svg>"]) + "\n"
+    ground = [] if background is None else [el("rect", {"class": "background", "x": left, "y": top, "width": width,
+                                                        "height": height, "fill": background})]
+    parts = [head, f"<title>{escape(title)}</title>", *([defs] if defs else []), *ground, *body, "</svg>"]
+    return "\n".join(parts) + "\n"
+
+
+def caption_height(lines: int) -> float:
+    """The room a caption of ``lines`` takes under a picture (none without a caption)."""
+    return CAPTION_LINE * lines + 12 if lines else 0.0
 
 
 def caption_lines(x: float, bottom: float, caption: Sequence[str]) -> list[str]:

@@ -38,6 +38,7 @@ PLACES = 6
 PLACE_PX = 46  # the side of a placement space
 TIP_COLOUR = "#f2c400"
 GLOW_FILTER = "glow"
+BACKGROUND = "#eef4ea"
 #: A car's radius on the track, in units.
 CAR_RADIUS = 0.34
 
@@ -72,8 +73,6 @@ def track_svg(
     view = _View.fit(track, len(caption))
     shapes = outlines(track)
     body = [
-        el("rect", {"class": "background", "x": view.left, "y": view.top, "width": view.width,
-                    "height": view.height, "fill": "#eef4ea"}),
         *_title(track, view),
         *(_space(track, view, s, shapes[s.index]) for s in track.spaces),
         *(_arrow(view, shape) for shape in shapes),
@@ -88,7 +87,8 @@ def track_svg(
         body.extend(piece_svg(piece) for piece in track_pieces(track, board))
     glow = (f'<defs><filter id="{GLOW_FILTER}" x="-50%" y="-50%" width="200%" height="200%">'
             f'<feGaussianBlur stdDeviation="{num(0.12 * view.scale)}"/></filter></defs>')
-    return document((view.left, view.top, view.width, view.height), track.name, body, defs=glow)
+    return document((view.left, view.top, view.width, view.height), track.name, body, defs=glow,
+                    background=BACKGROUND)
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +352,7 @@ def _waiting(track: Track, view: _View, board: Board, radius: float) -> list[Pie
                                                                           f"{wait.chaser}"))
     found = []
     for group in beside.values():
-        size, spots = crowd(group[0][0], len(group), radius, 2 * radius)
+        size, spots = crowd(group[0][0], len(group), radius, (2 * radius, radius))
         found += [_car(car, spot, size, note, faded=True) for (_, car, note), spot in zip(group, spots, strict=True)]
     return found
 
