@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from boards import inside, random_game
+from boards import spaces as space_elements
 from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW
 from tracks import straight
 
@@ -19,7 +21,7 @@ from toprace_pi.games.toprace.data import load_track, track_names
 from toprace_pi.games.toprace.render import render_track, track_svg
 from toprace_pi.games.toprace.render.palette import RGB, WHITE
 from toprace_pi.games.toprace.render.shapes import SPACE_LENGTH, Outline, outlines
-from toprace_pi.games.toprace.render.svg import light_kind
+from toprace_pi.games.toprace.render.svg import board_svg, light_kind, pieces
 from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, PREFIX, board_width
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.track import FINISH, Track
@@ -474,6 +476,32 @@ def test_two_cars_waiting_beside_one_row_stand_side_by_side() -> None:
     assert math.dist((ax, ay), (bx, by)) >= ar + br  # both step out to one spot beside row 6: neither hides the other
     assert min(ay, by) > max(float(y) for b in of_class(parse(track_svg(track)), "polygon", "space")
                              for _, y in points(b))  # beside the track (to its right, heading east), not on it
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("base", 4), ("pitstop", 1)])  # games with breakdowns in them
+def test_every_car_stands_on_its_space_waits_off_the_track_or_stands_in_its_place_through_a_game(variant, seed):
+    shapes, places, seen = {}, {}, {"on": 0, "waiting": 0, "placed": 0}
+    for game in random_game("toprace", variant, seed):
+        board = game.seen_by(None).board
+        if not shapes:
+            root = parse(board_svg(game.seen_by(None)))
+            shapes = {i: points(e) for i, e in space_elements(root).items()}
+            places = {int(r.get("data-place")): rect_corners(r) for r in of_class(root, "rect", "place")}
+        found = iter(pieces(game.seen_by(None)))
+        for car, space in sorted(board.at.items()):
+            piece = next(found)
+            assert inside((piece.x, piece.y), shapes[space]) and piece.label == car.letter and not piece.faded
+        for car in sorted(board.waiting):
+            piece = next(found)
+            assert piece.faded and not any(inside((piece.x, piece.y), shape) for shape in shapes.values()), car
+        for place, car in enumerate(board.finished, 1):
+            piece = next(found)
+            assert inside((piece.x, piece.y), places[place]) and piece.label == car.letter
+        assert next(found, None) is None
+        seen["on"] += len(board.at)
+        seen["waiting"] += len(board.waiting)
+        seen["placed"] += len(board.finished)
+    assert all(seen.values()), seen  # cars raced, broke down and finished
 
 
 def centre_of(root: ET.Element, index: int) -> Any:
