@@ -293,8 +293,8 @@ def test_the_terminal_draws_the_older_cars_in_the_decks_colours_and_letters():
 
 def test_the_svg_draws_the_older_cars_in_the_decks_colours():
     svg = track_svg(older_board().track, older_board())
-    assert 'data-car="lightblue"' in svg and 'fill="rgb(90,190,255)"' in svg and ">L</text>" in svg
-    assert 'data-car="white"' in svg and 'fill="rgb(225,225,225)"' in svg
+    assert "<title>Light blue car on " in svg and 'fill="#5abeff"' in svg and ">L</text>" in svg  # (90, 190, 255)
+    assert "<title>White car on " in svg and 'fill="#e1e1e1"' in svg  # (225, 225, 225)
 
 
 # --- tags ---------------------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import pytest
 from toprace_pi.cli import main
 from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.render.frames import INDEX, MAX_EVENT_LINES, FrameWriter, caption
+from toprace_pi.games.toprace.render.palette import ordinal
 from toprace_pi.games.toprace.report import event_lines, json_report, text_report
 from toprace_pi.games.toprace.rules import Game, Phase
 from toprace_pi.games.toprace.rules.track import FINISH, FINISH_ID
@@ -83,11 +84,11 @@ def test_the_legal_ends_glow_and_the_cursor_is_one_of_them(played, pictures):
         moves += 1
         root = frame(pictures, number)
         lit = {e.get("data-space"): e.get("class") for e in root.iter() if (e.get("class") or "").startswith("light ")}
-        ends = {state.track.space_id(s) for s in state.moving.ends if s != FINISH}
+        ends = {str(s) for s in state.moving.ends if s != FINISH}
         assert ends <= set(lit)
         cursors = [space for space, kind in lit.items() if kind == "light cursor"]
         picked = choice_for(state).current.to  # what NEXT/OK would pick now: the blinking LED
-        assert cursors == ([] if picked == FINISH_ID else [picked]) and set(cursors) <= ends
+        assert cursors == ([] if picked == FINISH_ID else [str(state.track.index(picked))]) and set(cursors) <= ends
         assert all(lit[s] == "light glow" for s in ends - set(cursors))
     assert moves > 20
 
@@ -95,8 +96,8 @@ def test_the_legal_ends_glow_and_the_cursor_is_one_of_them(played, pictures):
 def test_finished_cars_stand_in_their_placement_spaces(played, pictures):
     journal, game = played
     for number, (state, _) in enumerate(states(journal), 1):
-        placed = {int(g.get("data-place")): g.get("data-car") for g in of_class(frame(pictures, number), "car placed")}
-        assert placed == {n: car.id for n, car in enumerate(state.board.finished, 1)}
+        placed = [t.text for t in frame(pictures, number).iter(f"{SVG}title") if " finished " in (t.text or "")]
+        assert placed == [f"{car} finished {ordinal(n)}" for n, car in enumerate(state.board.finished, 1)]
     assert len(game.board.finished) >= 3  # the last frames show a finish order
 
 

@@ -1,8 +1,9 @@
 """The package's layers import only downward, and the table knows no game.
 
-* Top level: cli -> games -> table -> hardware -> core. The core (the interface every
-  game implements, the registry) imports no game; the table's layers (hardware,
-  table) import no game either: each game brings its side of the table.
+* Top level: cli -> games -> table -> hardware -> render -> core. The core (the interface
+  every game implements, the registry) imports no game; the pictures every game draws alike
+  (render) and the table's layers (hardware, table) import no game either: each game brings
+  its side of the table and draws its own board with render's pieces.
 * Inside a game's folder: its table side and tools -> its bots, pictures and reports
   -> its data loaders -> its rules engine, which is pure (no hardware, no table, no I/O
   library).
@@ -24,11 +25,11 @@ from toprace_pi.core import registry
 PACKAGE = Path(__file__).resolve().parent.parent / "toprace_pi"
 GAMES = PACKAGE / "games"
 #: Lowest first. Modules outside these folders (errors, files, text, service) are used by any layer.
-LAYERS = ["core", "hardware", "table", "games", "cli"]
+LAYERS = ["core", "render", "hardware", "table", "games", "cli"]
 #: A game's own folders, lowest first; its modules outside them (report, simulate) sit beside the bots.
 GAME_LAYERS = ["rules", "data", "bots", "render", "table"]
 #: The layers every game shares, so no game in them.
-GAME_AGNOSTIC = ("core", "hardware", "table")
+GAME_AGNOSTIC = ("core", "render", "hardware", "table")
 
 
 def imports(path: Path) -> list[tuple[int, str]]:
@@ -113,5 +114,5 @@ def test_every_games_rules_engine_is_pure():
 def test_every_registered_game_has_a_folder_and_the_layers_are_where_they_say():
     assert [p.name for p in GAME_FOLDERS] == sorted(registry.KNOWN)
     assert all(registry.KNOWN[p.name] == module_of(p / "__init__.py").removesuffix(".__init__") for p in GAME_FOLDERS)
-    assert all((PACKAGE / layer).is_dir() for layer in ("core", "hardware", "table", "games"))
+    assert all((PACKAGE / layer).is_dir() for layer in LAYERS[:-1])
     assert all((folder / layer).is_dir() for folder in GAME_FOLDERS for layer in ("rules", "table"))

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from boards import inside, random_game
+from boards import spaces as space_elements
 from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW
 from tracks import straight
 
@@ -19,7 +21,7 @@ from toprace_pi.games.toprace.data import load_track, track_names
 from toprace_pi.games.toprace.render import render_track, track_svg
 from toprace_pi.games.toprace.render.palette import RGB, WHITE
 from toprace_pi.games.toprace.render.shapes import SPACE_LENGTH, Outline, outlines
-from toprace_pi.games.toprace.render.svg import light_kind
+from toprace_pi.games.toprace.render.svg import board_svg, light_kind, pieces
 from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, PREFIX, board_width
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.track import FINISH, Track
@@ -422,8 +424,7 @@ def test_svg_draws_every_space_with_its_id_and_start_number() -> None:
     track = straight(12)
     root = parse(track_svg(track))
     boxes = of_class(root, "polygon", "space")
-    assert len(boxes) == len(track.spaces)
-    assert {b.get("data-space") for b in boxes} == {s.id for s in track.spaces}
+    assert [(b.get("data-space"), b.get("data-id")) for b in boxes] == [(str(s.index), s.id) for s in track.spaces]
     assert sorted(t.text for t in of_class(root, "text", "space-id")) == sorted(s.id for s in track.spaces)
     assert sorted(t.text for t in of_class(root, "text", "start")) == list("123456")
 
@@ -450,17 +451,64 @@ def test_svg_cars_and_highlights() -> None:
     board.place(PURPLE, track.index("a6"))
     board.break_down(PURPLE, YELLOW)
     root = parse(track_svg(track, board, highlight={track.index("c5"): YELLOW}))
-    cars = {g.get("data-car"): g for g in of_class(root, "g", "car")}
-    assert list(cars) == ["yellow"]
-    circle = cars["yellow"].find(f"{SVG}circle")
-    assert circle.get("fill") == "rgb(250,210,0)"
-    assert cars["yellow"].find(f"{SVG}text").text == "Y"
-    waiting = of_class(root, "g", "car waiting")
-    assert [g.get("data-car") for g in waiting] == ["purple"]
+    cars = of_class(root, "g", "piece")
+    assert [car.find(f"{SVG}text").text for car in cars] == ["Y"]
+    circle = cars[0].find(f"{SVG}circle")
+    assert circle.get("fill") == "#fad200" and circle.get("stroke") == "#000000"
+    assert (float(circle.get("cx")), float(circle.get("cy"))) == centre_of(root, track.index("b4"))
+    waiting = of_class(root, "g", "piece faded")
+    assert [g.find(f"{SVG}text").text for g in waiting] == ["P"]
     assert waiting[0].find(f"{SVG}title").text == "Purple waits beside a6 for Yellow"
     marks = of_class(root, "polygon", "highlight")
-    assert [m.get("data-space") for m in marks] == ["c5"]
+    assert [m.get("data-space") for m in marks] == [str(track.index("c5"))]
     assert marks[0].get("stroke") == "rgb(250,210,0)"
+
+
+def test_two_cars_waiting_beside_one_row_stand_side_by_side() -> None:
+    track = straight(12)
+    board = Board(track, CARS)
+    for car, space in ((PURPLE, "a6"), (BLUE, "b6"), (YELLOW, "c3")):
+        board.place(car, track.index(space))
+    board.break_down(PURPLE, YELLOW)
+    board.break_down(BLUE, YELLOW)
+    waiting = [g.find(f"{SVG}circle") for g in of_class(parse(track_svg(track, board)), "g", "piece faded")]
+    (ax, ay, ar), (bx, by, br) = [[float(c.get(k)) for k in ("cx", "cy", "r")] for c in waiting]
+    assert math.dist((ax, ay), (bx, by)) >= ar + br  # both step out to one spot beside row 6: neither hides the other
+    assert min(ay, by) > max(float(y) for b in of_class(parse(track_svg(track)), "polygon", "space")
+                             for _, y in points(b))  # beside the track (to its right, heading east), not on it
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("base", 4), ("pitstop", 1)])  # games with breakdowns in them
+def test_every_car_stands_on_its_space_waits_off_the_track_or_stands_in_its_place_through_a_game(variant, seed):
+    shapes, places, seen = {}, {}, {"on": 0, "waiting": 0, "placed": 0}
+    for game in random_game("toprace", variant, seed):
+        board = game.seen_by(None).board
+        if not shapes:
+            root = parse(board_svg(game.seen_by(None)))
+            shapes = {i: points(e) for i, e in space_elements(root).items()}
+            places = {int(r.get("data-place")): rect_corners(r) for r in of_class(root, "rect", "place")}
+        found = iter(pieces(game.seen_by(None)))
+        for car, space in sorted(board.at.items()):
+            piece = next(found)
+            assert inside((piece.x, piece.y), shapes[space]) and piece.label == car.letter and not piece.faded
+        for car in sorted(board.waiting):
+            piece = next(found)
+            assert piece.faded and not any(inside((piece.x, piece.y), shape) for shape in shapes.values()), car
+        for place, car in enumerate(board.finished, 1):
+            piece = next(found)
+            assert inside((piece.x, piece.y), places[place]) and piece.label == car.letter
+        assert next(found, None) is None
+        seen["on"] += len(board.at)
+        seen["waiting"] += len(board.waiting)
+        seen["placed"] += len(board.finished)
+    assert all(seen.values()), seen  # cars raced, broke down and finished
+
+
+def centre_of(root: ET.Element, index: int) -> Any:
+    """The middle of a straight space's box in pixels, to compare a point with (to 0.05 px)."""
+    box = next(b for b in of_class(root, "polygon", "space") if b.get("data-space") == str(index))
+    xs, ys = zip(*points(box), strict=True)
+    return pytest.approx((sum(xs) / len(xs), sum(ys) / len(ys)), abs=0.05)
 
 
 def test_svg_curve_track_escapes_text_and_notes_reconstruction() -> None:
@@ -541,10 +589,14 @@ def test_finished_cars_stand_in_their_placement_spaces() -> None:
         board.place(car, track.index("a12"))
         board.move(car, FINISH)
     root = parse(track_svg(track, board))
-    assert [r.get("data-place") for r in of_class(root, "rect", "place")] == list("123456")
-    placed = {g.get("data-place"): g.get("data-car") for g in of_class(root, "g", "car placed")}
-    assert placed == {"1": "green", "2": "red"}
-    assert of_class(root, "g", "car") == []  # finished cars are no longer on the track
+    places = of_class(root, "rect", "place")
+    assert [r.get("data-place") for r in places] == list("123456")
+    cars = of_class(root, "g", "piece")
+    assert [g.find(f"{SVG}title").text for g in cars] == ["Green finished 1st", "Red finished 2nd"]
+    for car, place in zip(cars, places, strict=False):  # each in its placement space, not on the track
+        circle = car.find(f"{SVG}circle")
+        x, y, w, h = (float(place.get(k)) for k in ("x", "y", "width", "height"))
+        assert (float(circle.get("cx")), float(circle.get("cy"))) == (x + w / 2, y + h / 2)
 
 
 def test_lights_show_glows_the_cursor_and_cars_leds() -> None:
@@ -556,7 +608,8 @@ def test_lights_show_glows_the_cursor_and_cars_leds() -> None:
               track.index("a6"): (0, 0, 0)}
     root = parse(track_svg(track, board, lights=lights, caption=["Race 1", "Anna plays Red 2"]))
     kinds = {e.get("data-space"): e.get("class") for e in root.iter() if (e.get("class") or "").startswith("light ")}
-    assert kinds == {"b4": "light car", "b6": "light glow", "c6": "light cursor"}
+    assert kinds == {str(track.index(s)): kind for s, kind in
+                     (("b4", "light car"), ("b6", "light glow"), ("c6", "light cursor"))}
     glow = next(e for e in root.iter() if e.get("class") == "light-fill glow")
     assert glow.get("fill") == "rgb(255,33,33)"  # the dim LED's hue at full brightness
     assert [t.text for t in of_class(root, "text", "caption")] == ["Race 1", "Anna plays Red 2"]

@@ -4,6 +4,10 @@ table through the real ``run_demo``, and ``replay`` plays its journal back or re
 from __future__ import annotations
 
 import json
+import re
+import xml.etree.ElementTree as ET
+
+from boards import SVG
 
 from autorace.test_demo import cut_mid_round
 from toprace_pi.cli import main
@@ -34,11 +38,23 @@ def test_the_demo_then_its_replay_and_its_report(capsys, tmp_path):
     assert code == 0 and out.strip()
 
 
-def test_a_replay_asked_for_pictures_says_in_one_line_that_it_draws_none(capsys, tmp_path):
-    journal = tmp_path / "demo.jsonl"
-    assert run(capsys, "demo", "--game", "autorace", "--fast", "--journal", str(journal))[0] == 0
-    code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--svg-dir", str(tmp_path / "pictures"))
-    assert code == 2 and "draws no pictures" in err and len(err.strip().splitlines()) == 1
+def test_a_replay_with_svg_dir_draws_every_step_and_the_page_that_plays_them(capsys, tmp_path):
+    journal, folder = tmp_path / "demo.jsonl", tmp_path / "pictures"
+    assert run(capsys, "demo", "--game", "autorace", "--players", "3", "--seed", "4", "--fast",
+               "--journal", str(journal))[0] == 0
+    code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--fast", "--no-colour",
+                         "--svg-dir", str(folder))
+    steps = int(re.search(r"(\d+) steps; the series is over", out)[1])
+    assert code == 0 and err == "" and f"pictures of {steps + 1} steps: {folder / 'index.html'}" in out
+    frames = sorted(folder.glob("frame-*.svg"))
+    assert len(frames) == steps + 1  # the start, then one a step
+    captions = [[t.text for t in ET.parse(f).getroot().iter(f"{SVG}text") if t.get("class") == "caption"]
+                for f in (frames[0], frames[-1])]
+    assert captions[0][0] == "Game 1, round 1" and captions[-1][0] == "Game 1: the series is over"
+    last = ET.parse(frames[-1]).getroot()
+    assert len([g for g in last.iter(f"{SVG}g") if "piece" in g.get("class", "")]) == 3
+    page = (folder / "index.html").read_text("utf-8")
+    assert "<title>AUTORACE: the game step by step</title>" in page and frames[-1].name in page
 
 
 def test_the_report_of_a_journal_cut_mid_round_holds_no_card_still_sealed(espeak_on_path, capsys, tmp_path):

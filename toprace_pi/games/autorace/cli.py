@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from toprace_pi.arguments import amount, kinds, players, positive
-from toprace_pi.errors import TopRaceError
 from toprace_pi.games.autorace.bots import BOT_KINDS
 from toprace_pi.games.autorace.data import DEFAULT_BOARD, board_names, load_board
 from toprace_pi.games.autorace.report import json_report, text_report
@@ -57,20 +56,18 @@ def print_report(game: Any, kind: str | None, extra: dict[str, Any]) -> None:
 
 
 def replay(args: argparse.Namespace, colour: Any) -> int:
-    """A journal played back step by step (each event's sentence, the board after each reveal), or
-    (``--report``) its series' report."""
+    """A journal played back step by step (each event's sentence, the board after each reveal; with
+    ``--svg-dir`` a picture of every step), or (``--report``) its series' report."""
     from toprace_pi.games.autorace.render.terminal import DEFAULT_WIDTH, MIN_WIDTH
     from toprace_pi.games.autorace.table.replay import replay_journal, revealed
-
-    if args.svg_dir is not None:
-        raise TopRaceError("AUTORACE's replay draws no pictures yet: leave out --svg-dir")
 
     def warn(text: str) -> None:
         print(text, file=sys.stderr)
 
     width = max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
     game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4, colour=colour, width=width,
-                          narrate=args.report is None, out=warn if args.report else print, warn=warn)
+                          svg_dir=args.svg_dir, narrate=args.report is None, out=warn if args.report else print,
+                          warn=warn)
     print_report(revealed(game), args.report, {"journal": str(args.journal)})  # no card still sealed
     return 0
 

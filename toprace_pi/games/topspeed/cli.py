@@ -67,13 +67,14 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
 
 
 def replay(args: argparse.Namespace, colour: Any) -> int:
-    """A journal played back step by step, or (``--report``) its race's report."""
+    """A journal played back step by step (with ``--svg-dir`` a picture of every step too), or
+    (``--report``) its race's report."""
     from toprace_pi.games.topspeed.table.replay import replay_journal
 
-    if args.svg_dir is not None:
-        raise TopRaceError("TOP SPEED's replay draws no pictures yet: leave out --svg-dir")
     game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4, colour=colour,
-                          narrate=args.report is None, warn=lambda text: print(text, file=sys.stderr))
+                          svg_dir=args.svg_dir, narrate=args.report is None,
+                          out=(lambda text: print(text, file=sys.stderr)) if args.report else print,
+                          warn=lambda text: print(text, file=sys.stderr))
     if args.report is not None:
         extra = {"journal": str(args.journal)}
         print(json.dumps(json_report(game, extra), indent=2) if args.report == "json" else text_report(game, extra))

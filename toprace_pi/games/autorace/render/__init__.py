@@ -1,1 +1,2 @@
-"""AUTORACE drawn: the track in the terminal and the colours every output shares."""
+"""AUTORACE drawn: the track in the terminal, the board as SVG (:mod:`.svg`) and the colours every output
+shares."""

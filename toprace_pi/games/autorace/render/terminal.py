@@ -132,7 +132,7 @@ def scoreboard(board: Board, view: View, names: Sequence[str]) -> list[str]:
     and whether it is still in the race (and, while the cards are being chosen, whether it has
     chosen: never what), then the bonuses still to win."""
     suits = seat_suits(board, len(names))
-    lines = [_round_line(view)]
+    lines = [round_line(view)]
     for seat, name in enumerate(names):
         cards = len(view["hands"][seat])
         lines.append(f"  {name} ({suits[seat].name}): {dollars(view['money'][seat])}, "
@@ -144,7 +144,8 @@ def scoreboard(board: Board, view: View, names: Sequence[str]) -> list[str]:
     return lines
 
 
-def _round_line(view: View) -> str:
+def round_line(view: View) -> str:
+    """The game and round, or that the series is over (a picture's caption begins with it too)."""
     if view["phase"] == "OVER":
         return f"Game {view['game']}: the series is over"
     return f"Game {view['game']}, round {view['round']}"

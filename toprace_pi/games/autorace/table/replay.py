@@ -1,9 +1,10 @@
 """``toprace-pi replay`` of an AUTORACE journal: the series played back step by step, each step
-told in the events' own sentences and the board drawn after every reveal.
+told in the events' own sentences and the board drawn after every reveal; with ``svg_dir`` every
+step is also a picture, with the page that plays them back.
 
 The journal holds every sealed card (it is the table's own file, readable by its owner only),
 but the playback tells only what the table told: a card laid is "Anna has chosen" until the
-round's reveal, and the board is drawn from a spectator's view.
+round's reveal, and the board (in the terminal and in the pictures) is drawn from a spectator's view.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from toprace_pi.games.autorace.render.svg import caption, picture
 from toprace_pi.games.autorace.render.terminal import DEFAULT_WIDTH, render_board, scoreboard
 from toprace_pi.games.autorace.rules import Autorace, Reveal
 from toprace_pi.games.autorace.rules.events import Event
+from toprace_pi.render.playback import Playback
 from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.journal import applied_steps, load
 
@@ -25,16 +28,22 @@ def replay_journal(
     pause: float = 0.4,
     colour: ColourMode | bool = True,
     width: int = DEFAULT_WIDTH,
+    svg_dir: Path | None = None,
     narrate: bool = True,
     out: Callable[[str], None] = print,
     warn: Callable[[str], None] | None = None,
 ) -> Autorace:
     """Play back every confirmed step of the journal at ``path`` and return the game as it stands.
     With ``narrate`` each step is told, and the board and the standings are drawn at the start and
-    after each reveal, ``pause`` seconds apart. Journal warnings go to ``warn`` (default ``out``)."""
+    after each reveal, ``pause`` seconds apart; with ``svg_dir`` every step is also a picture there,
+    with an ``index.html`` to play them. Journal warnings go to ``warn`` (default ``out``)."""
     steps = 0
+    pictures: Playback | None = None
     for game, revealed, news in _steps(path, warn or out):
         steps += 1
+        if svg_dir is not None:
+            pictures = pictures or Playback(svg_dir, game.board.name)
+            _draw(pictures, game.seen_by(None), news)
         if not narrate:
             continue
         for event in news:
@@ -44,9 +53,18 @@ def replay_journal(
             out(render_board(game.board, view, game.names, colour=colour, width=width)
                 + "\n".join(scoreboard(game.board, view, game.names)))
             time.sleep(pause)
+    if pictures is not None:
+        pictures.close()
+        out(pictures.summary())
     if narrate:
         out(f"{path}: {steps - 1} steps" + ("; the series is over" if game.is_over else "; the game goes on"))
     return game
+
+
+def _draw(pictures: Playback, seen: Autorace, news: list[Event]) -> None:
+    """A picture of the game as a spectator sees it, captioned with what the step brought."""
+    lines = caption(seen, [event.text(seen.names) for event in news])
+    pictures.write(picture(seen, lines), lines)
 
 
 def revealed(game: Autorace) -> Autorace:

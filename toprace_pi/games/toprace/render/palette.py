@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from toprace_pi.core.colour import OFF, RGB, WHITE
 from toprace_pi.games.toprace.rules.cars import Car
+from toprace_pi.render.svg import is_light as light_colour
 from toprace_pi.text import ordinal
 
 __all__ = ["OFF", "RGB", "WHITE", "is_dim", "is_light", "ordinal"]
 
 
-
 def is_light(car: Car) -> bool:
-    """Whether dark ink reads better than white on the car's colour."""
-    r, g, b = car.rgb
-    return 0.299 * r + 0.587 * g + 0.114 * b > 140
+    """Whether dark ink reads better than white on the car's colour (the rule every picture shares)."""
+    return light_colour(car.rgb)
 
 
 def is_dim(car: Car) -> bool:

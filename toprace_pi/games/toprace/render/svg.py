@@ -7,6 +7,12 @@ so they stay correct on curves where fronts of neighbouring lanes do not line
 up; their labels stand outside the track. Chevrons show the direction of travel,
 the six placement spaces stand above the track, and ``lights`` draws what the
 LED strip shows under each space.
+
+The cars are :class:`~toprace_pi.render.pieces.Piece` s (:func:`pieces`), drawn by the shared
+:func:`~toprace_pi.render.pieces.piece_svg`: on their spaces, a broken-down car faded beside the
+track, a finished car in its placement space. :func:`board_svg` is the track without them (what a
+live page fetches once), :func:`picture` the track with them and a caption. Every space's outline
+carries ``data-space``, its index, and ``data-id``, its id.
 """
 
 from __future__ import annotations
@@ -14,22 +20,42 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
 
-from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE, is_light, ordinal
+from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE, ordinal
 from toprace_pi.games.toprace.render.shapes import Outline, Point, outlines
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.cars import Car
+from toprace_pi.games.toprace.rules.game import Game
 from toprace_pi.games.toprace.rules.track import FINISH, Space, Track
+from toprace_pi.render.pieces import Piece, crowd, piece_svg
+from toprace_pi.render.svg import CAPTION_LINE, caption_lines, css, document, el, num
 
 TARGET_PX = 1100  # the longer side of the layout, before margins
 MIN_SCALE, MAX_SCALE = 20.0, 60.0  # px per unit: readable ids, not absurdly large boxes
 MARGIN = 2.5  # units around the spaces: tip labels and waiting cars go there
-HEADER_PX, CAPTION_LINE_PX = 96, 20
+HEADER_PX = 96
 PLACES = 6
 PLACE_PX = 46  # the side of a placement space
 TIP_COLOUR = "#f2c400"
 GLOW_FILTER = "glow"
+BACKGROUND = "#eef4ea"
+#: A car's radius on the track, in units.
+CAR_RADIUS = 0.34
+
+
+def board_svg(game: Game) -> str:
+    """The game's track without its cars: the static board a live page fetches once."""
+    return track_svg(game.track)
+
+
+def pieces(game: Game) -> list[Piece]:
+    """Where every car stands now, in the units of :func:`board_svg`'s picture (see :func:`track_pieces`)."""
+    return track_pieces(game.track, game.board)
+
+
+def picture(game: Game, caption: Sequence[str] = ()) -> str:
+    """The track with the game's cars on it and ``caption`` under it."""
+    return track_svg(game.track, game.board, caption=caption)
 
 
 def track_svg(
@@ -47,8 +73,6 @@ def track_svg(
     view = _View.fit(track, len(caption))
     shapes = outlines(track)
     body = [
-        _el("rect", {"class": "background", "x": view.left, "y": view.top, "width": view.width,
-                     "height": view.height, "fill": "#eef4ea"}),
         *_title(track, view),
         *(_space(track, view, s, shapes[s.index]) for s in track.spaces),
         *(_arrow(view, shape) for shape in shapes),
@@ -56,24 +80,21 @@ def track_svg(
         *_finish_line(track, view, shapes),
         *_tip_lines(track, view, shapes),
         *_highlights(track, view, shapes, highlight or {}),
-        *_places(view, board),
-        *_caption(view, caption),
+        *_places(view),
+        *caption_lines(view.left + 16, view.top + view.height - 12, caption),
     ]
     if board is not None:
-        body.extend(_cars(track, view, board))
-    head = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{_num(view.left)} {_num(view.top)} '
-        f'{_num(view.width)} {_num(view.height)}" width="{_num(view.width)}" height="{_num(view.height)}" '
-        f'font-family="sans-serif">'
-    )
+        body.extend(piece_svg(piece) for piece in track_pieces(track, board))
     glow = (f'<defs><filter id="{GLOW_FILTER}" x="-50%" y="-50%" width="200%" height="200%">'
-            f'<feGaussianBlur stdDeviation="{_num(0.12 * view.scale)}"/></filter></defs>')
-    return "\n".join([head, f"<title>{escape(track.name)}</title>", glow, *body, "</svg>"]) + "\n"
+            f'<feGaussianBlur stdDeviation="{num(0.12 * view.scale)}"/></filter></defs>')
+    return document((view.left, view.top, view.width, view.height), track.name, body, defs=glow,
+                    background=BACKGROUND)
 
 
 @dataclass(frozen=True, slots=True)
 class _View:
-    """Pixel scale and visible area; converts track coordinates (y up) to SVG (y down)."""
+    """Pixel scale and visible area; converts track coordinates (y up) to SVG (y down). Only the
+    height depends on the caption, so the cars of a picture stand where they do on the bare board."""
 
     scale: float
     left: float
@@ -89,7 +110,7 @@ class _View:
         scale = min(MAX_SCALE, max(MIN_SCALE, TARGET_PX / span))
         pad = MARGIN * scale
         left, right = min(xs) * scale - pad, max(xs) * scale + pad
-        footer = CAPTION_LINE_PX * caption_lines + 12
+        footer = CAPTION_LINE * caption_lines + 12
         top, bottom = min(ys) * scale - pad - HEADER_PX, max(ys) * scale + pad + footer
         return cls(scale, left, top, right - left, bottom - top)
 
@@ -98,40 +119,16 @@ class _View:
 
     def points(self, polygon: Sequence[Point]) -> str:
         """SVG ``points`` text of a polygon in track units."""
-        return " ".join(f"{_num(px)},{_num(py)}" for px, py in (self.point(x, y) for x, y in polygon))
-
-
-def _el(tag: str, attrs: Mapping[str, object], text: str | None = None) -> str:
-    """One element with escaped attributes and text; floats are rounded to keep
-    the output small and deterministic."""
-    parts = "".join(f' {k}="{_attr(v)}"' for k, v in attrs.items())
-    return f"<{tag}{parts}/>" if text is None else f"<{tag}{parts}>{escape(text)}</{tag}>"
-
-
-def _attr(value: object) -> str:
-    return escape(_num(value) if isinstance(value, float) else str(value), {'"': "&quot;"})
-
-
-def _num(value: float) -> str:
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
-
-
-def _css(rgb: RGB) -> str:
-    return "rgb({},{},{})".format(*rgb)
-
-
-def _ink(car: Car) -> str:
-    return "#000" if is_light(car) else "#fff"
+        return " ".join(f"{num(px)},{num(py)}" for px, py in (self.point(x, y) for x, y in polygon))
 
 
 def _title(track: Track, view: _View) -> list[str]:
     x, y = view.left + 16, view.top + 28
     title = {"class": "title", "x": x, "y": y, "font-size": 22, "font-weight": "bold"}
-    lines = [_el("text", title, track.name)]
+    lines = [el("text", title, track.name)]
     if track.reconstructed:
         note = {"class": "note", "x": x, "y": y + 20, "font-size": 13, "font-style": "italic", "fill": "#555"}
-        lines.append(_el("text", note, "reconstructed layout"))
+        lines.append(el("text", note, "reconstructed layout"))
     return lines
 
 
@@ -150,15 +147,16 @@ def _space(track: Track, view: _View, space: Space, shape: Outline) -> str:
     size = 0.26 * view.scale
     id_y = cy + (0.33 * view.scale if space.start is not None else size / 3)
     parts = [
-        _el("polygon", {"class": "space", "data-space": space.id, "points": view.points(shape.polygon()),
-                        "fill": _lane_fill(space, track.lanes), "stroke": "#777", "stroke-width": 1}),
-        _el("text", {"class": "space-id", "x": cx, "y": id_y, "font-size": size, "text-anchor": "middle",
-                     "fill": "#333"}, space.id),
+        el("polygon", {"class": "space", "data-space": space.index, "data-id": space.id,
+                       "points": view.points(shape.polygon()), "fill": _lane_fill(space, track.lanes),
+                       "stroke": "#777", "stroke-width": 1}),
+        el("text", {"class": "space-id", "x": cx, "y": id_y, "font-size": size, "text-anchor": "middle",
+                    "fill": "#333"}, space.id),
     ]
     if space.start is not None:
         start = {"class": "start", "x": cx, "y": cy + 0.04 * view.scale, "font-size": 0.44 * view.scale,
                  "font-weight": "bold", "text-anchor": "middle"}
-        parts.append(_el("text", start, str(space.start)))
+        parts.append(el("text", start, str(space.start)))
     return "\n".join(parts)
 
 
@@ -168,8 +166,8 @@ def _arrow(view: _View, shape: Outline) -> str:
     back = _middle((left, right))
     share = 0.1 / (math.dist(left, right) / 2)  # the wings reach 0.1 units to each side
     wings = [(back[0] + (end[0] - back[0]) * share, back[1] + (end[1] - back[1]) * share) for end in (left, right)]
-    return _el("polyline", {"class": "arrow", "points": view.points([wings[0], tip, wings[1]]), "fill": "none",
-                            "stroke": "#8a8a8a", "stroke-width": 1.5})
+    return el("polyline", {"class": "arrow", "points": view.points([wings[0], tip, wings[1]]), "fill": "none",
+                           "stroke": "#8a8a8a", "stroke-width": 1.5})
 
 
 def _middle(segment: tuple[Point, Point]) -> Point:
@@ -188,7 +186,7 @@ def _segments(track: Track, view: _View, shapes: Sequence[Outline], position: fl
 
 
 def _line(a: Point, b: Point, attrs: Mapping[str, object]) -> str:
-    return _el("line", {**attrs, "x1": a[0], "y1": a[1], "x2": b[0], "y2": b[1]})
+    return el("line", {**attrs, "x1": a[0], "y1": a[1], "x2": b[0], "y2": b[1]})
 
 
 def _label(track: Track, view: _View, segments: Sequence[tuple[Point, Point]], text: str,
@@ -203,7 +201,7 @@ def _label(track: Track, view: _View, segments: Sequence[tuple[Point, Point]], t
     tag = {"class": "label-tag", "x": x - width / 2, "y": y - height / 2, "width": width, "height": height,
            "rx": 3.0, "fill": "#fffbe6", "stroke": attrs.get("fill", "#000"), "stroke-width": 1}
     label = {**attrs, "x": x, "y": y + size * 0.35, "font-weight": "bold", "text-anchor": "middle"}
-    return [_el("rect", tag), _el("text", label, text)]
+    return [el("rect", tag), el("text", label, text)]
 
 
 def _outside(track: Track, view: _View, a: Point, b: Point, width: float, height: float) -> Point:
@@ -220,7 +218,7 @@ def _outside(track: Track, view: _View, a: Point, b: Point, width: float, height
 def _finish_line(track: Track, view: _View, shapes: Sequence[Outline]) -> list[str]:
     """A thick black line with white dashes over it: a checkered flag line."""
     width = 0.2 * view.scale
-    dash = _num(width)
+    dash = num(width)
     segments = _segments(track, view, shapes, track.finish_line)
     parts = []
     for a, b in segments:
@@ -248,12 +246,12 @@ def _highlights(track: Track, view: _View, shapes: Sequence[Outline], highlight:
     when the move may cross it."""
     parts: list[str] = []
     for index, car in sorted(highlight.items()):
-        pen = {"class": "highlight", "stroke": _css(car.rgb), "stroke-width": 0.1 * view.scale}
+        pen = {"class": "highlight", "stroke": css(car.rgb), "stroke-width": 0.1 * view.scale}
         if index == FINISH:
             parts.extend(_line(a, b, pen) for a, b in _segments(track, view, shapes, track.finish_line))
         else:
-            outline = {**pen, "data-space": track.spaces[index].id, "fill": "none", "stroke-dasharray": "5 3"}
-            parts.append(_el("polygon", {**outline, "points": view.points(shapes[index].polygon())}))
+            outline = {**pen, "data-space": index, "fill": "none", "stroke-dasharray": "5 3"}
+            parts.append(el("polygon", {**outline, "points": view.points(shapes[index].polygon())}))
     return parts
 
 
@@ -280,94 +278,85 @@ def _lights(track: Track, view: _View, shapes: Sequence[Outline], board: Board |
             continue
         kind = light_kind(index, rgb, board)
         space = track.spaces[index]
-        base = {"class": f"light {kind}", "data-space": space.id, "data-rgb": _css(rgb)}
+        base = {"class": f"light {kind}", "data-space": index, "data-rgb": css(rgb)}
         if kind == "car":
             x, y = view.point(space.x, space.y)
             ring = {"cx": x, "cy": y, "r": 0.42 * view.scale, "fill": "none",
-                    "stroke": _css(rgb), "stroke-width": 0.1 * view.scale, "filter": f"url(#{GLOW_FILTER})"}
-            parts.append(_el("circle", {**base, **ring}))
+                    "stroke": css(rgb), "stroke-width": 0.1 * view.scale, "filter": f"url(#{GLOW_FILTER})"}
+            parts.append(el("circle", {**base, **ring}))
             continue
         points = view.points(shapes[index].polygon())
         shown = _bright(rgb)
         halo = {"points": points, "fill": "none", "stroke": shown, "stroke-width": 0.18 * view.scale,
                 "filter": f"url(#{GLOW_FILTER})"}
-        parts.append(_el("polygon", {**base, **halo}))
+        parts.append(el("polygon", {**base, **halo}))
         if kind == "cursor":
-            parts.append(_el("polygon", {"class": "cursor-rim", "points": points, "fill": "none", "stroke": "#000",
-                                         "stroke-width": 0.16 * view.scale}))
-        fill = {"points": points, "fill": _css(rgb) if kind == "cursor" else shown,
+            parts.append(el("polygon", {"class": "cursor-rim", "points": points, "fill": "none", "stroke": "#000",
+                                        "stroke-width": 0.16 * view.scale}))
+        fill = {"points": points, "fill": css(rgb) if kind == "cursor" else shown,
                 "fill-opacity": 0.85 if kind == "cursor" else 0.45,
                 "stroke": "#fff" if kind == "cursor" else shown, "stroke-width": 0.06 * view.scale}
-        parts.append(_el("polygon", {"class": f"light-fill {kind}", **fill}))
+        parts.append(el("polygon", {"class": f"light-fill {kind}", **fill}))
     return parts
 
 
 def _bright(rgb: RGB) -> str:
     """A dimmed LED colour at full brightness, the hue the eye sees."""
     top = max(rgb)
-    return _css(tuple(round(c * 255 / top) for c in rgb))  # type: ignore[arg-type]
+    return css(tuple(round(c * 255 / top) for c in rgb))  # type: ignore[arg-type]
 
 
-def _places(view: _View, board: Board | None) -> list[str]:
-    """The six placement spaces at the top right; finished cars stand in theirs."""
-    right, top = view.left + view.width - 16, view.top + 24
-    left = right - PLACES * (PLACE_PX + 8)
-    parts = [_el("text", {"class": "places-title", "x": left - 10, "y": top + PLACE_PX / 2 + 5, "font-size": 14,
-                          "font-weight": "bold", "text-anchor": "end"}, "Places")]
-    finished = board.finished if board is not None else []
+def _places(view: _View) -> list[str]:
+    """The six placement spaces at the top right, where finished cars stand."""
+    first, top = _place_box(view, 1)
+    parts = [el("text", {"class": "places-title", "x": first - 10, "y": top + PLACE_PX / 2 + 5,
+                         "font-size": 14, "font-weight": "bold", "text-anchor": "end"}, "Places")]
     for n in range(1, PLACES + 1):
-        x = left + (n - 1) * (PLACE_PX + 8)
-        parts.append(_el("rect", {"class": "place", "data-place": n, "x": x, "y": top, "width": PLACE_PX,
-                                  "height": PLACE_PX, "rx": 4.0, "fill": "#fff", "stroke": "#777"}))
-        parts.append(_el("text", {"class": "place-label", "x": x + PLACE_PX / 2, "y": top + PLACE_PX + 14,
-                                  "font-size": 12, "text-anchor": "middle"}, ordinal(n)))
-        if n <= len(finished):
-            car = finished[n - 1]
-            centre = (x + PLACE_PX / 2, top + PLACE_PX / 2)
-            parts.append(_car(car, centre, PLACE_PX / 2.6, f"{car} finished {ordinal(n)}", "car placed", n))
+        x, _ = _place_box(view, n)
+        parts.append(el("rect", {"class": "place", "data-place": n, "x": x, "y": top, "width": PLACE_PX,
+                                 "height": PLACE_PX, "rx": 4.0, "fill": "#fff", "stroke": "#777"}))
+        parts.append(el("text", {"class": "place-label", "x": x + PLACE_PX / 2, "y": top + PLACE_PX + 14,
+                                 "font-size": 12, "text-anchor": "middle"}, ordinal(n)))
     return parts
 
 
-def _caption(view: _View, caption: Sequence[str]) -> list[str]:
-    """The caption's lines under the track, the first in bold."""
-    bottom = view.top + view.height - 12
-    first = bottom - CAPTION_LINE_PX * (len(caption) - 1)
-    return [
-        _el("text", {"class": "caption", "x": view.left + 16, "y": first + n * CAPTION_LINE_PX, "font-size": 15,
-                     "font-weight": "bold" if n == 0 else "normal"}, line)
-        for n, line in enumerate(caption)
-    ]
+def _place_box(view: _View, n: int) -> Point:
+    """The top left corner of placement space ``n`` (1 to :data:`PLACES`)."""
+    right = view.left + view.width - 16
+    return right - (PLACES - n + 1) * (PLACE_PX + 8), view.top + 24
 
 
-def _cars(track: Track, view: _View, board: Board) -> list[str]:
-    """Cars on spaces; broken-down ones faded, just outside the track beside their space."""
-    radius = 0.34 * view.scale
-    parts = [
-        _car(car, view.point(track.spaces[s].x, track.spaces[s].y), radius, str(car), "car")
-        for car, s in sorted(board.at.items())
-    ]
+def track_pieces(track: Track, board: Board) -> list[Piece]:
+    """Cars on their spaces, broken-down ones beside the track, finished ones in their placement spaces."""
+    view = _View.fit(track, 0)
+    radius = CAR_RADIUS * view.scale
+    found = [_car(car, view.point(track.spaces[s].x, track.spaces[s].y), radius,
+                  f"{car} car on {track.spaces[s].id}") for car, s in sorted(board.at.items())]
+    found += _waiting(track, view, board, radius)
+    for n, car in enumerate(board.finished[:PLACES], 1):
+        x, y = _place_box(view, n)
+        found.append(_car(car, (x + PLACE_PX / 2, y + PLACE_PX / 2), PLACE_PX / 2.6, f"{car} finished {ordinal(n)}"))
+    return found
+
+
+def _waiting(track: Track, view: _View, board: Board, radius: float) -> list[Piece]:
+    """Broken-down cars, faded, just outside the track beside their space: side by side where two wait
+    beside one row (both step out to the same spot)."""
+    beside: dict[tuple[int, int], list[tuple[Point, Car, str]]] = {}
     for car, wait in sorted(board.waiting.items()):
         space = track.spaces[wait.space]
         rad = math.radians(space.heading)
         out = track.lanes - space.lane  # lanes to step right to clear the track
-        x, y = space.x + math.sin(rad) * out, space.y - math.cos(rad) * out
-        note = f"{car} waits beside {space.id} for {wait.chaser}"
-        parts.append(_car(car, view.point(x, y), radius, note, "car waiting"))
-    return parts
+        x, y = view.point(space.x + math.sin(rad) * out, space.y - math.cos(rad) * out)
+        beside.setdefault((round(x), round(y)), []).append(((x, y), car, f"{car} waits beside {space.id} for "
+                                                                          f"{wait.chaser}"))
+    found = []
+    for group in beside.values():
+        size, spots = crowd(group[0][0], len(group), radius, (2 * radius, radius))
+        found += [_car(car, spot, size, note, faded=True) for (_, car, note), spot in zip(group, spots, strict=True)]
+    return found
 
 
-def _car(car: Car, at: Point, radius: float, note: str, kind: str, place: int | None = None) -> str:
-    """A circle in the car's colour with its letter; ``note`` shows on hover; waiting cars are faded."""
-    x, y = at
-    opacity = 0.6 if kind == "car waiting" else 1.0
-    letter = {"x": x, "y": y + 0.38 * radius, "font-size": 1.12 * radius, "font-weight": "bold",
-              "text-anchor": "middle", "fill": _ink(car)}
-    placed = "" if place is None else f' data-place="{place}"'
-    return "\n".join([
-        f'<g class="{kind}" data-car="{car.id}"{placed} opacity="{_num(opacity)}">',
-        f"<title>{escape(note)}</title>",
-        _el("circle", {"cx": x, "cy": y, "r": radius, "fill": _css(car.rgb), "stroke": _ink(car),
-                       "stroke-width": 2}),
-        _el("text", letter, car.letter),
-        "</g>",
-    ])
+def _car(car: Car, at: Point, radius: float, note: str, faded: bool = False) -> Piece:
+    """A disc in the car's colour with its letter; ``note`` shows on hover."""
+    return Piece.of(at, radius, car.rgb, car.letter, note, faded)

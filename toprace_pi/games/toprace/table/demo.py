@@ -18,7 +18,7 @@ from typing import Any
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.toprace.bots import make_bot
 from toprace_pi.games.toprace.data import DEFAULT_DECK, load_deck, load_track
-from toprace_pi.games.toprace.render.frames import INDEX, FrameWriter
+from toprace_pi.games.toprace.render.frames import FrameWriter
 from toprace_pi.games.toprace.render.palette import RGB
 from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, render_track
 from toprace_pi.games.toprace.report import event_line, event_lines, scoreboard
@@ -436,7 +436,7 @@ def run_demo(
         screen.scroll()
         if pictures is not None:
             pictures.close()
-            screen.news(f"pictures of {len(pictures.frames)} steps: {pictures.folder / INDEX}")
+            screen.news(pictures.summary())
     screen.news("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(game.names, game.money, strict=True)))
     if journal is not None:
         screen.news(f"the game's journal: {journal} (toprace-pi replay {journal})")

@@ -9,13 +9,12 @@ belongs to. The sheet is SVG in millimetres: print it at 100 % on sticker paper 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
 from xml.sax.saxutils import escape
 
-from toprace_pi.games.toprace.render.palette import is_light
 from toprace_pi.games.toprace.rules.cards import Deck, MovementCard
-from toprace_pi.games.toprace.rules.cars import RGB, Car, Joker
+from toprace_pi.games.toprace.rules.cars import Car, Joker
 from toprace_pi.games.toprace.table.tags import PIT_CARDS_PER_SEAT, identity_key
+from toprace_pi.render.svg import hex_colour, is_light
 
 PAGE_MM = (210.0, 297.0)
 MARGIN_MM = 9.0
@@ -100,25 +99,21 @@ def _label(label: Label, x: float, y: float) -> str:
 
 
 def _swatch(swatch: Swatch, x: float, y: float) -> str:
-    return (f'<rect x="{x:.2f}" y="{y:g}" width="6.2" height="6.2" rx="0.8" fill="{_hex(swatch.colour.rgb)}" '
+    return (f'<rect x="{x:.2f}" y="{y:g}" width="6.2" height="6.2" rx="0.8" fill="{hex_colour(swatch.colour.rgb)}" '
             f'stroke="{INK}" stroke-width="0.2"/>'
             + _text(x + 3.1, y + 4.6, escape(swatch.text), 3.8, weight="bold", anchor="middle",
                     fill=_ink(swatch.colour)))
 
 
 def _disc(car: Car, cx: float, cy: float, radius: float) -> str:
-    return (f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius:g}" fill="{_hex(car.rgb)}" stroke="{INK}" '
+    return (f'<circle cx="{cx:g}" cy="{cy:g}" r="{radius:g}" fill="{hex_colour(car.rgb)}" stroke="{INK}" '
             f'stroke-width="0.25"/>'
             + _text(cx, cy + 2.2, escape(car.letter), 6.0, weight="bold", anchor="middle", fill=_ink(car)))
 
 
 def _ink(colour: Car | Joker) -> str:
     """Dark ink on a light colour, white on a dark one; the joker's colour counts like a car's."""
-    return INK if is_light(cast(Car, colour)) else "white"
-
-
-def _hex(rgb: RGB) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*rgb)
+    return INK if is_light(colour.rgb) else "white"
 
 
 def _text(x: float, y: float, text: str, size: float, *, weight: str = "normal", anchor: str = "start",

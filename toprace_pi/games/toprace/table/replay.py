@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from toprace_pi.core import registry
-from toprace_pi.games.toprace.render.frames import INDEX, FrameWriter
+from toprace_pi.games.toprace.render.frames import FrameWriter
 from toprace_pi.games.toprace.render.palette import RGB
 from toprace_pi.games.toprace.render.terminal import DEFAULT_WIDTH, render_track
 from toprace_pi.games.toprace.report import event_lines
@@ -50,7 +50,7 @@ def replay_journal(
             writer.add(game, lights, news)
     if writer is not None:
         writer.close()
-        out(f"pictures of {len(writer.frames)} steps: {writer.folder / INDEX}")
+        out(writer.summary())
     if narrate:
         out(f"{path}: {steps} steps" + ("; the game is over" if game.is_over else "; the game goes on"))
     return game

@@ -1,2 +1,2 @@
-"""TOP SPEED drawn: the cars' colours (shared by the LEDs, the terminal and the keyboard) and the
-circuit in the terminal."""
+"""TOP SPEED drawn: the cars' colours (shared by the LEDs, the terminal and the keyboard), the
+circuit in the terminal and as SVG (:mod:`.svg`)."""
