@@ -79,13 +79,14 @@ class Feed:
         self._new = asyncio.Event()
 
     def after(self, seq: int) -> list[Post]:
-        """The posts after ``seq`` in order; only the latest when ``seq`` is too far behind (or ahead:
-        a table restarted and counting again)."""
+        """The posts after ``seq`` in order; only the latest for a new client (``seq`` 0: it wants the
+        table as it is, not its history) and for one too far behind (or ahead: a table restarted and
+        counting again)."""
         with self._lock:
             posts = list(self._posts)
         if not posts:
             return []
-        if seq > posts[-1].seq or seq < posts[0].seq - 1:
+        if seq == 0 or seq > posts[-1].seq or seq < posts[0].seq - 1:
             return [posts[-1]]
         return [p for p in posts if p.seq > seq]
 

@@ -13,6 +13,7 @@ import socket
 import time
 from collections.abc import Collection
 from pathlib import Path
+
 from toprace_pi.table.config import web_config
 from toprace_pi.table.run import Table
 from toprace_pi.web.feed import Feed

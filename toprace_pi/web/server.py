@@ -140,6 +140,7 @@ class WebServer:
             web.get("/events", self._spectator_feed),
             web.get("/board.svg", self._board),
             web.get("/static/{name}", self._static_file),
+            web.get("/seat/", self._no_seat),
             web.get("/seat/{token}", self._seat_page),
             web.get("/seat/{token}/events", self._seat_feed),
             web.post("/seat/{token}/act", self._act),
@@ -168,6 +169,9 @@ class WebServer:
     async def _seat_page(self, request: web.Request) -> web.StreamResponse:
         return self._html("seat.html") if self._seat(request) is not None else self._html("gone.html", 404)
 
+    async def _no_seat(self, request: web.Request) -> web.StreamResponse:
+        return self._html("gone.html", 404)
+
     async def _spectator_feed(self, request: web.Request) -> web.StreamResponse:
         return await self._follow(request, None)
 
@@ -179,10 +183,11 @@ class WebServer:
 
     async def _follow(self, request: web.Request, seat: int | None, token: str = "") -> web.StreamResponse:
         """Send the posts in order as server-sent events until the client goes (or its seat is handed over)."""
-        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
-        await response.prepare(request)
+        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
+                                               "X-Accel-Buffering": "no"})
         seen = _last_seen(request)
         try:
+            await response.prepare(request)
             await _write(response, b"retry: 1000\n\n")
             while not self.feed.closed:
                 if seat is not None and self.keys.seat_of(token) != seat:
@@ -248,6 +253,8 @@ async def _headers(request: web.Request, handler: Callable[[web.Request], Any]) 
     try:
         response: web.StreamResponse = await handler(request)
     except web.HTTPException as exc:
+        if request.method == "POST" and exc.status >= 400:  # what a page sends is answered in JSON
+            return _error(exc.status, exc.reason.lower())
         exc.headers.update(HEADERS)
         raise
     if not response.prepared:

@@ -59,7 +59,8 @@ class TopSpeedTable:
             return TableShuffles(game, by_hand=self.minicards is not None)
         seat = cast(int, game.turn)
         options: list[Action] = [action for action in game.options(seat) if not isinstance(action, DrawCard)]
-        turn = Turn(game.names[seat], seat, options, [label(game, action, aloud=not self.phones) for action in options], where(game))
+        labels = [label(game, action, aloud=not self.phones) for action in options]
+        turn = Turn(game.names[seat], seat, options, labels, where(game))
         if self.minicards is not None and len(options) < len(game.options(seat)):
             turn.laid, turn.draw_hint = partial(self.minicards.laid, game, seat), DRAW_HINT
         return turn
