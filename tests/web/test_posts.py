@@ -150,3 +150,18 @@ def test_a_decks_order_reaches_no_page():
             copy.apply(copy.chance_outcomes()[0])
         tables.append(posts(controller_for("topspeed", setup, copy)))
     assert tables[0] == tables[1]
+
+
+def test_the_board_is_drawn_again_when_a_bonus_is_paid_and_only_then():
+    setup, game = new_game("autorace", "base")
+    rng = random.Random(3)
+    controller = controller_for("autorace", setup, game)
+    poster = Poster(controller.side.page())
+    keys, paid = [], []
+    while not game.is_over:
+        poster.post(controller)
+        keys.append(poster.board_key)
+        paid.append(tuple(sorted(game.paid)))
+        random_step(game, rng)
+    changes = sum(1 for a, b in zip(keys, keys[1:], strict=False) if a != b)
+    assert changes == sum(1 for a, b in zip(paid, paid[1:], strict=False) if a != b) > 0

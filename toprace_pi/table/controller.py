@@ -168,7 +168,7 @@ class TableController:
         game = self.game
         if game.is_over:
             return "the game is over"
-        if event.step != len(game.log):
+        if not self._still_current(event):
             return MOVED_ON
         try:
             action = game.parse(event.text)
@@ -184,6 +184,17 @@ class TableController:
         self.sound.confirm()
         self._prepare()
         return None
+
+    def _still_current(self, event: SeatInput) -> bool:
+        """Whether the page's action still answers the decision it was offered at (``event.step``): the game
+        has not moved since, or, at a sealed choice of several seats, only the others have laid their cards
+        meanwhile (a reveal, or the seat's own card, and it is stale: a request sent twice is taken once)."""
+        log = self.game.log
+        if event.step == len(log):
+            return True
+        if not 0 <= event.step < len(log) or not type(self.game).info.simultaneous:
+            return False
+        return all(getattr(action, "seat", None) not in (None, event.seat) for action in log[event.step:])
 
     def seat_options(self, seat: int) -> list[Any]:
         """What ``seat`` may do now from its own page (the game's page decides: not an auction held aloud)."""

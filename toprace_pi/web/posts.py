@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,7 +40,10 @@ class GamePage(Protocol):
     """What a game brings to the web pages (its ``side.page()``)."""
 
     def board(self, game: Any) -> str:
-        """The board without pieces, as standalone SVG (fetched once by each page)."""
+        """The board without pieces, as standalone SVG (fetched by each page when it changes)."""
+
+    def board_state(self, game: Any) -> Hashable:
+        """What of the game the board shows (a bonus paid): the board is drawn again when it changes."""
 
     def pieces(self, game: Any) -> list[Piece]:
         """Where every piece stands now, in the board's drawing units (public state only)."""
@@ -77,6 +81,7 @@ class Poster:
     _shown: tuple[Any, ...] = ()
     _told: int = 0
     _game: Any = None
+    _board_state: Hashable = None
 
     def post(self, controller: TableController) -> tuple[str, tuple[str, ...]] | None:
         """The spectators' and every seat's post if the pages would change, else ``None``."""
@@ -86,9 +91,12 @@ class Poster:
             return None
         self._shown = shown
         self._hear(controller)
-        if not self.board:
-            self.board = self.page.board(game.seen_by(None))
+        seen = game.seen_by(None)
+        state = self.page.board_state(seen)
+        if not self.board or state != self._board_state:
+            self.board = self.page.board(seen)
             self.board_key = hashlib.sha256(self.board.encode()).hexdigest()[:12]
+            self._board_state = state
         public = _text(self._public(controller))
         head = public[:-1] + ","  # a seat's post is the spectators' with its own entries added
         return public, tuple(head + _text(self._mine(game, seat))[1:] for seat in range(len(game.names)))

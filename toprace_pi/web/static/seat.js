@@ -61,8 +61,17 @@ async function send(act, step) {
   }
 }
 
+function turnLine(post) {
+  if (post.over) return "The game is over";
+  if (post.options.length) return "Your turn: tap what you do";
+  if (post.deciding.length) return "Waiting for " + post.deciding.join(", ");
+  return "";
+}
+
 table.onPost.push(post => {
   document.getElementById("who").textContent = post.name;
+  document.getElementById("turn").textContent = turnLine(post);
+  document.body.classList.toggle("my-turn", post.options.length > 0);
   document.getElementById("secrets").replaceChildren(...post.mine.map(line => el("li", line)));
   drawOptions(post);
 });

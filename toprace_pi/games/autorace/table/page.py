@@ -3,6 +3,7 @@ in hand, and a seat's sealed card laid from its phone (nobody else learns which 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from toprace_pi.games.autorace.render.palette import seat_suits
@@ -20,6 +21,9 @@ from toprace_pi.web.posts import Standings, seat_actions
 class AutoracePage:
     def board(self, game: Autorace) -> str:
         return board_svg(game)
+
+    def board_state(self, game: Any) -> Hashable:
+        return tuple(sorted(game.paid)), tuple(sorted(game.bonuses.items()))
 
     def pieces(self, game: Autorace) -> list[Piece]:
         return pieces(game)

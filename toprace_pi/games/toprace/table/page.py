@@ -9,6 +9,7 @@ dealt by hand a remote seat cannot be played from a phone.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from toprace_pi.games.toprace.render.svg import board_svg, pieces
@@ -31,6 +32,9 @@ NO_CAR = "#8a8f98"
 class TopRacePage:
     def board(self, game: Game) -> str:
         return board_svg(game)
+
+    def board_state(self, game: Any) -> Hashable:
+        return ()  # the track never changes
 
     def pieces(self, game: Game) -> list[Piece]:
         return pieces(game)

@@ -4,6 +4,7 @@ table's virtual decks; a minicard drawn by hand is laid on the reader, as at the
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any
 
 from toprace_pi.games.topspeed.render.palette import seat_cars
@@ -26,6 +27,9 @@ class TopSpeedPage:
 
     def board(self, game: TopSpeed) -> str:
         return board_svg(game)
+
+    def board_state(self, game: Any) -> Hashable:
+        return ()  # the circuit never changes
 
     def pieces(self, game: TopSpeed) -> list[Piece]:
         return pieces(game)
