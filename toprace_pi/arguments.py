@@ -79,3 +79,14 @@ def kinds(known: Iterable[str]) -> Callable[[str], str]:
         return text
 
     return check
+
+
+def listen_address(text: str) -> tuple[str, int]:
+    """``--web HOST:PORT`` (``:PORT`` for every address), read as ``[web] listen`` is."""
+    from toprace_pi.table.config import web_config
+
+    problems: list[str] = []
+    web = web_config({"listen": text}, problems)
+    if web is None:
+        raise argparse.ArgumentTypeError(f"HOST:PORT with a port from 1 to 65535 (127.0.0.1:8080), not {text!r}")
+    return web.host, web.port

@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from toprace_pi import __version__
-from toprace_pi.arguments import USAGE_ERROR, UsageParser, seconds, seed
+from toprace_pi.arguments import USAGE_ERROR, UsageParser, listen_address, seconds, seed
 from toprace_pi.core import registry
 from toprace_pi.errors import TopRaceError
 from toprace_pi.service import LogFormat, logs_to_journald
@@ -127,7 +127,7 @@ def _build_demo(parser: argparse.ArgumentParser, game: str) -> None:
                         help=f"the pause after each step (default {DEMO_DELAY:g}; space pauses, . steps, q quits)")
     parser.add_argument("--fast", action="store_true", help="no pauses between steps (--delay 0)")
     parser.add_argument("--no-colour", action="store_true", help="plain text, no colour codes")
-    parser.add_argument("--web", metavar="HOST:PORT",
+    parser.add_argument("--web", metavar="HOST:PORT", type=listen_address,
                         help="serve the table's web pages there (the board for everyone, a page per seat); "
                              "0.0.0.0:8080 lets phones on the network in")
     parser.add_argument("--remote", action="append", default=[], metavar="NAME",
@@ -322,15 +322,15 @@ def _demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def _demo_pages(listen: str, journal: Path, remotes: list[str], screen: Any) -> Callable[[Any], Any]:
+def _demo_pages(listen: tuple[str, int], journal: Path, remotes: list[str], screen: Any) -> Callable[[Any], Any]:
     """What opens the web pages on the demo's table once it is built: the server started, its
     addresses told (a QR code for each seat played from a phone), the pages kept up a while after
     the game so that everyone sees its end."""
     try:
-        from toprace_pi.web.live import DEMO_LINGER, TableWeb, parse_listen
+        from toprace_pi.web.live import DEMO_LINGER, TableWeb
     except ImportError as exc:
         raise TopRaceError(f"the web pages need aiohttp and segno ({exc}): pip install 'toprace-pi[web]'") from None
-    host, port = parse_listen(listen)
+    host, port = listen
 
     def open_pages(table: Any) -> Any:
         web = TableWeb(table, host=host, port=port, journal=journal, linger=DEMO_LINGER)

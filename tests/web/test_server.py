@@ -12,6 +12,7 @@ import pytest
 from webtables import act, journal_size, posts, request, served
 
 from toprace_pi.games.autorace.table.demo import build_demo_table
+from toprace_pi.hardware.events import ButtonPressed
 from toprace_pi.table.remote import MOVED_ON, NOT_YOURS
 from toprace_pi.web.server import MAX_BODY
 
@@ -167,3 +168,19 @@ def test_clients_that_never_read_or_vanish_do_not_hold_the_table_up(table):
     assert request(web.server.url + "/")[0] == 200
     for sock in stuck:
         sock.close()
+
+
+def test_held_pass_opens_the_joining_step_and_the_board_shows_every_seats_code(table):
+    demo, web, stepper, _ = table
+    said: list[str] = []
+    with stepper.still():
+        demo.controller.say = said.append
+        steps = len(demo.controller.game.log)
+        demo.controller.handle(ButtonPressed("pass", held=True))
+        assert len(demo.controller.game.log) == steps  # no pass: the codes are shown
+    assert said and "codes are on the board" in said[-1]
+    board = first_post(web.server.url + "/events")
+    assert [entry["name"] for entry in board["joining"]] == ["Anna", "Ben"]
+    assert all(entry["qr"].startswith("<svg") and "/join/" in entry["url"] for entry in board["joining"])
+    for token in web.keys.tokens:  # a seat's own link is never on the board
+        assert token not in json.dumps(board)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import os
@@ -10,11 +11,11 @@ import stat
 
 import pytest
 
+from toprace_pi.arguments import listen_address
 from toprace_pi.errors import DataError
 from toprace_pi.table.config import parse_config
 from toprace_pi.web.feed import KEPT, Feed
 from toprace_pi.web.joining import Joining
-from toprace_pi.web.live import parse_listen
 from toprace_pi.web.seats import SeatKeys
 
 
@@ -97,13 +98,13 @@ def test_a_join_code_opens_its_seat_once_and_only_while_the_step_is_open():
 @pytest.mark.parametrize(("text", "address"), [("127.0.0.1:8080", ("127.0.0.1", 8080)), (":9000", ("0.0.0.0", 9000)),
                                               ("[::1]:8080", ("::1", 8080))])
 def test_the_web_address_is_host_and_port(text, address):
-    assert parse_listen(text) == address
+    assert listen_address(text) == address
 
 
 @pytest.mark.parametrize("text", ["8080x", "host:", "host:0", "host:70000", ""])
 def test_a_bad_web_address_is_named(text):
-    with pytest.raises(ValueError, match="HOST:PORT"):
-        parse_listen(text)
+    with pytest.raises(argparse.ArgumentTypeError, match="HOST:PORT"):
+        listen_address(text)
 
 
 def test_the_web_section_of_the_config():

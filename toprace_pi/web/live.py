@@ -14,7 +14,6 @@ import time
 from collections.abc import Collection
 from pathlib import Path
 
-from toprace_pi.table.config import web_config
 from toprace_pi.table.run import Table
 from toprace_pi.web.feed import Feed
 from toprace_pi.web.joining import JOIN_SECONDS, Joining
@@ -116,13 +115,3 @@ def local_address() -> str:
             return str(probe.getsockname()[0])
         except OSError:
             return "127.0.0.1"
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (or ``:PORT``) as the web server's address, read as ``[web] listen`` is;
-    :class:`ValueError` naming the problem."""
-    problems: list[str] = []
-    web = web_config({"listen": text}, problems)
-    if web is None:
-        raise ValueError(f"--web: HOST:PORT with a port from 1 to 65535 (127.0.0.1:8080), not {text!r}")
-    return web.host, web.port

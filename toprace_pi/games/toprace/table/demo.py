@@ -219,7 +219,7 @@ class DemoPlayers:
             demo.lay(demo.cars, car_uid(self.shuffle.choice([c for c in game.cars if c not in entry.cars])))
         elif isinstance(entry, ClaimWindow):
             self._claim(demo, entry)
-        elif game.seat in self.remote and game.phase is not REVEAL:
+        elif game.phase is not REVEAL and game.seat in self.remote:
             await_step(demo)  # its page
         elif game.phase is TIP:  # the tips each player noted secretly, revealed in order
             demo.lay(demo.cars, car_uid(self.tips[game.seat].pop(0)))
