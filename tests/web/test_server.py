@@ -3,15 +3,13 @@ are all played from their pages: what a page may read and change, and what it ma
 
 from __future__ import annotations
 
-import functools
 import json
 import socket
 import time
 
 import pytest
-from webtables import act, journal_size, posts, request, served
+from webtables import act, autorace_table, journal_size, posts, request, served
 
-from toprace_pi.games.autorace.table.demo import build_demo_table
 from toprace_pi.hardware.events import ButtonPressed
 from toprace_pi.table.remote import MOVED_ON, NOT_YOURS
 from toprace_pi.web.server import MAX_BODY
@@ -20,8 +18,7 @@ from toprace_pi.web.server import MAX_BODY
 @pytest.fixture
 def table(tmp_path):
     journal = tmp_path / "journal.jsonl"
-    build = functools.partial(build_demo_table, 2, journal=journal, names=("Anna", "Ben"), say=lambda _: None)
-    with served(build, journal=journal) as (demo, web, stepper):
+    with served(autorace_table(journal), journal=journal) as (demo, web, stepper):
         yield demo, web, stepper, journal
 
 

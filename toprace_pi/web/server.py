@@ -142,6 +142,7 @@ class WebServer:
             web.get("/static/{name}", self._static_file),
             web.get("/seat/", self._no_seat),
             web.get("/seat/{token}", self._seat_page),
+            web.get("/seat/{token}/", self._seat_page),  # as typed or pasted with a slash (seat.js drops it)
             web.get("/seat/{token}/events", self._seat_feed),
             web.post("/seat/{token}/act", self._act),
             web.get("/join/{code}", self._join),

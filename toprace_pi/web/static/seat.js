@@ -24,8 +24,16 @@ function drawOptions(post) {
   if (rest.length <= MAX_BUTTONS) {
     for (const option of rest) buttons.push(button(option.words, () => send(option.act, post.step), "act"));
   } else {
-    const groups = [...new Set(rest.map(o => words(o).slice(0, depth + 1).join(" ")))];
-    for (const group of groups) buttons.push(button(group + " …", () => { picked = group.split(" "); drawOptions(post); }, "group"));
+    const groups = new Map();
+    for (const o of rest) {
+      const group = words(o).slice(0, depth + 1).join(" ");
+      groups.set(group, [...(groups.get(group) || []), o]);
+    }
+    for (const [group, members] of groups) {
+      const [only] = members;   // a group of one option is that option, in its own words
+      buttons.push(members.length === 1 ? button(only.words, () => send(only.act, post.step), "act")
+                                        : button(group + " …", () => { picked = group.split(" "); drawOptions(post); }, "group"));
+    }
   }
   if (picked.length) buttons.push(button("back", () => { picked = []; drawOptions(post); }, "back"));
   box.replaceChildren(...buttons);

@@ -1,0 +1,456 @@
+"""The table's web pages in a real Chromium, as the people around a table use them: a spectator's
+board following whole bot games, players taking their seats' decisions on phone-sized pages, secrets
+that stay on their own seat's page, links that open nothing, and pages that outlive a restart of the
+table. The games are the demos' (in a thread of the test) or the real table (a process of its own),
+served on a free loopback port."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+from webtables import (
+    CHROMIUM,
+    DRAWN,
+    MOVED_ON,
+    OVER,
+    PAGE_WAIT,
+    PHONE,
+    RECORDER,
+    TV,
+    DemoGame,
+    Turn,
+    autorace_table,
+    drawn,
+    free_port,
+    journal_size,
+    page_inputs,
+    play_through,
+    received,
+    served,
+    take_turn,
+)
+from webtables import request as http
+
+from toprace_pi.games.autorace.table import demo as autorace
+from toprace_pi.games.toprace.table import demo as toprace
+from toprace_pi.games.toprace.table.page import TopRacePage
+from toprace_pi.games.topspeed.table import demo as topspeed
+
+ROOT = Path(__file__).resolve().parents[2]
+#: A tablet's or a laptop's window.
+LAPTOP = {"width": 1280, "height": 800}
+STATUS = "() => document.getElementById('status').textContent === {!r}"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+OpenPage = Callable[..., Page]
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[OpenPage]:
+    """Opens a page in a browser of its own (a context: no cookie or storage shared with another
+    page), with the recorder of its posts in it, at ``url`` on a screen of ``viewport``."""
+    contexts = []
+
+    def open_page(url: str, viewport: dict[str, int] = PHONE) -> Page:
+        context = browser.new_context(viewport=viewport)
+        context.set_default_timeout(PAGE_WAIT * 1000)
+        contexts.append(context)
+        page = context.new_page()
+        page.add_init_script(RECORDER)
+        page.goto(url)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+def status_is(page: Page, text: str) -> None:
+    page.wait_for_function(STATUS.format(text))
+
+
+# --- 1. the spectator's board -------------------------------------------------------------------
+
+SPECTATED = [
+    pytest.param(autorace.run_demo, {"players": 3}, TV, id="autorace-tv"),
+    pytest.param(topspeed.run_demo, {"players": 4, "laps": 2}, PHONE, id="topspeed-phone"),
+    pytest.param(toprace.run_demo, {"players": 2}, LAPTOP, id="toprace-laptop"),
+]
+
+
+@pytest.mark.parametrize(("run", "options", "viewport"), SPECTATED)
+def test_the_spectator_board_follows_a_whole_bot_game(run, options, viewport, open_page, tmp_path, request):
+    with DemoGame(run, journal=tmp_path / "journal.jsonl", **options) as demo:
+        page = open_page(demo.url + "/", viewport)
+        page.wait_for_function(DRAWN)  # opened before the game's first step
+        demo.go()
+        game = demo.wait_over()
+        page.wait_for_function(OVER)
+        seqs = [post["seq"] for post in drawn(page)]
+        assert seqs == list(range(1, demo.web.feed.latest.seq + 1))  # every post, in order, none missed
+        last = page.evaluate("table.lastPost")
+        assert last["step"] == len(game.log) and page.inner_text("#prompt") == "The game is over"
+        assert page.locator("#board svg[viewBox]").count() == 1
+        assert page.locator("#board svg #pieces .piece").count() == len(last["pieces"]) > 0
+        rows = page.locator("#standings tbody tr").all_inner_texts()
+        assert len(rows) == len(game.names) and all(any(n in row for row in rows) for n in game.names)
+        assert page.locator("#news li").count() > 0
+        board_fits(page, viewport)
+        page.screenshot(path=tmp_path / f"{request.node.callspec.id}.png", full_page=True)
+
+
+def board_fits(page: Page, viewport: dict[str, int]) -> None:
+    """The board is large on any screen, and the page never scrolled sideways whatever it drew."""
+    box = page.locator("#board svg").bounding_box()
+    assert box is not None
+    assert box["width"] >= 0.5 * viewport["width"] or box["height"] >= 0.6 * viewport["height"], box
+    never_wider(page, viewport)
+
+
+def never_wider(page: Page, viewport: dict[str, int]) -> None:
+    widest = max(drawn(page), key=lambda post: post["width"])
+    assert widest["width"] <= viewport["width"], f"the page scrolls sideways at step {widest['step']}"
+
+
+# --- 2. a whole game played from a phone ---------------------------------------------------------
+
+#: The player lays a card and lets it lie (taking it back each time would make the game endless).
+NO_TAKE_BACK = "^take"
+
+
+def test_a_player_plays_a_whole_autorace_game_from_a_phone(open_page, tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    with DemoGame(autorace.run_demo, journal=journal, players=2, remotes=["Anna"]) as demo:
+        page = open_page(demo.seat_url(0))
+        page.wait_for_function(DRAWN)
+        demo.go()
+        turns = play_through(page, random.Random(7), avoid=NO_TAKE_BACK)
+        game = demo.wait_over()
+    laid = [turn.act for turn in turns if turn.answer == "done"]
+    assert len(laid) >= 8 and all(act.startswith("choose 0 ") for act in laid)
+    assert page_inputs(journal) == [("the page of seat 1", act) for act in laid]
+    in_log = [(n, str(action)) for n, action in enumerate(game.log) if str(action).startswith("choose 0 ")]
+    assert [act for _, act in in_log] == laid
+    for n, act in in_log:
+        assert showed_the_card(drawn(page), n + 1, act.split()[-1], "Anna"), act
+
+
+def showed_the_card(posts: list[dict[str, Any]], step: int, card: str, name: str) -> bool:
+    """The page showed the card laid at ``step``: as the seat's sealed card while others were still to
+    lay theirs, or in the reveal that followed at once when it was the last."""
+    after = next(post for post in posts if post["step"] >= step)
+    sealed = "your banner" if card == "banner" else card
+    return after["secrets"] == [f"Your card laid face down: {sealed}"] or any(
+        line.startswith("Revealed: ") and re.search(rf"\b{name} {card}\b", line) for line in after["news"])
+
+
+def test_a_player_races_a_whole_top_speed_race_from_a_phone(open_page, tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    with DemoGame(topspeed.run_demo, journal=journal, players=4, laps=2, remotes=["Anna"]) as demo:
+        page = open_page(demo.seat_url(0))
+        page.wait_for_function(DRAWN)
+        demo.go()
+        turns = play_through(page, random.Random(2))
+        demo.wait_over()
+        never_wider(page, PHONE)
+    taken = [turn for turn in turns if turn.answer == "done"]
+    assert "draw a card" in {turn.words for turn in taken}
+    assert page_inputs(journal) == [("the page of seat 1", turn.act) for turn in taken]
+    assert all(post["options"] == [] or all(o["act"].endswith(" 0") for o in post["options"])
+               for _, post, _ in received(page))
+
+
+# --- 3. tips and stock trades, each on its own seat's page -------------------------------------
+
+#: What a seat enters on its page in each variant, and the line of its secrets that shows it.
+ENTERED = {"tips": ("tip ", "Your tips: "), "stocks": ("trade ", "Your stocks: ")}
+
+
+@pytest.mark.parametrize("variant", ["tips", "stocks"])
+def test_tips_and_trades_entered_on_a_page_show_on_that_seats_page_alone(variant, open_page, tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    with DemoGame(toprace.run_demo, journal=journal, players=2, variant=variant, remotes=["Anna"]) as demo:
+        anna = open_page(demo.seat_url(0))
+        ben = open_page(demo.seat_url(1))  # a bot's seat, watched from another phone
+        for page in (anna, ben):
+            page.wait_for_function(DRAWN)
+        demo.go()
+        turns = play_through(anna, random.Random(3))
+        game = demo.wait_over()
+        ben.wait_for_function(OVER)
+    act, line = ENTERED[variant]
+    entered = [turn for turn in turns if turn.answer == "done" and turn.act.startswith(act)]
+    assert entered, f"Anna entered no {variant}"
+    if variant == "stocks":
+        assert any(turn.groups for turn in entered)  # too many trades for buttons: asked for word by word
+    after = next(post for post in drawn(anna) if post["step"] > entered[0].step)
+    assert any(shown.startswith(line) for shown in after["secrets"]), after
+    for seat, page in enumerate((anna, ben)):
+        sent = [(post["step"], post["seat"], post["mine"]) for _, post, _ in received(page)]
+        shown = [(post["step"], seat, post["secrets"]) for post in drawn(page)]
+        only_its_own_secrets(game, seat, sent + shown)
+    anna_lines, ben_lines = lines_by_step(drawn(anna), line), lines_by_step(drawn(ben), line)
+    assert any(ben_lines.get(step) not in (None, lines) for step, lines in anna_lines.items())  # they differ
+
+
+def only_its_own_secrets(game: Any, seat: int, posts: list[tuple[int, int, list[str]]]) -> None:
+    """Each of a seat page's posts (its step, its seat, its secrets: as sent, and as drawn) holds that
+    seat's secrets at its step, as the game played back to that step shows them to that seat, and
+    nobody else's."""
+    page = TopRacePage()
+    secrets: dict[int, list[str]] = {}
+    for step, its_seat, lines in posts:
+        if step not in secrets:
+            secrets[step] = page.secrets(game.replayed(game.log[:step]).view(seat))
+        assert its_seat == seat and lines == secrets[step], step
+
+
+def lines_by_step(posts: list[dict[str, Any]], start: str) -> dict[int, list[str]]:
+    """The secrets' lines starting with ``start`` that the page drew at each step."""
+    return {post["step"]: [s for s in post["secrets"] if s.startswith(start)] for post in posts}
+
+
+# --- 4. links that open no seat ------------------------------------------------------------------
+
+@pytest.fixture
+def waiting_table(tmp_path):
+    """An AUTORACE table whose two seats are played from their pages alone."""
+    journal = tmp_path / "journal.jsonl"
+    with served(autorace_table(journal), journal=journal) as (demo, web, stepper):
+        yield demo, web, stepper, journal
+
+
+#: A token that opens no seat (of the length of a real one).
+NO_TOKEN = "A0b1C2d3E4f5G6h7I8j9Kl"
+
+
+@pytest.mark.parametrize("path", ["/seat/", f"/seat/{NO_TOKEN}", "/seat/{anna}x", f"/seat/{NO_TOKEN}/"])
+def test_a_link_that_opens_no_seat_shows_so_and_runs_no_seat_page(path, waiting_table, open_page):
+    _, web, _, _ = waiting_table
+    page = open_page(web.server.url + "/")
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(req.url))
+    reply = page.goto(web.server.url + path.format(anna=web.keys.tokens[0]))
+    assert reply is not None and reply.status == 404
+    assert page.inner_text("h1") == "This link opens no seat"
+    assert not any(url.endswith(".js") for url in asked) and page.evaluate("typeof table") == "undefined"
+
+
+def test_a_seat_link_with_a_slash_at_its_end_opens_the_seat_and_plays_it(waiting_table, open_page):
+    demo, web, stepper, _ = waiting_table
+    page = open_page(f"{web.server.url}/seat/{web.keys.tokens[0]}/")
+    page.wait_for_function(DRAWN)
+    assert page.evaluate("table.lastPost.name") == "Anna"
+    turn = take_turn(page, random.Random(4))
+    assert turn is not None and turn.answer == "done" and log_length(demo, stepper) == 1
+
+
+def test_an_input_with_a_wrong_token_changes_nothing(waiting_table, open_page):
+    demo, web, stepper, journal = waiting_table
+    page = open_page(web.server.url + "/")
+    anna = web.keys.tokens[0]
+    before = log_length(demo, stepper), journal_size(journal)
+    for token in (NO_TOKEN, anna[:-1], anna + "x", anna.swapcase()):
+        assert post_act(page, token, "choose 0 7", 0) == 404
+    assert (log_length(demo, stepper), journal_size(journal)) == before
+    assert post_act(page, anna, "choose 0 7", 0) == 200  # the same input with the seat's own token is taken
+    assert log_length(demo, stepper) == before[0] + 1
+
+
+def post_act(page: Page, token: str, act: str, step: int) -> int:
+    """The status of a seat's input sent from the page, as its own script sends one."""
+    return int(page.evaluate("""([token, act, step]) => fetch("/seat/" + token + "/act", {method: "POST",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify({act, step})}).then(r => r.status)""",
+                             [token, act, step]))
+
+
+def log_length(demo: Any, stepper: Any) -> int:
+    with stepper.still():
+        return len(demo.controller.game.log)
+
+
+# --- 5. a restart of the table ---------------------------------------------------------------
+
+def table_config(folder: Path, port: int) -> Path:
+    config = folder / "table.toml"
+    config.write_text(f"""
+[game]
+name = "autorace"
+players = ["Anna", "Ben"]
+[readers.seats]
+kind = "simulated"
+[buttons]
+kind = "simulated"
+[sound]
+speech = false
+[files]
+journal = "{folder / 'journal.jsonl'}"
+registry = "{folder / 'tags.json'}"
+[web]
+listen = "127.0.0.1:{port}"
+""")
+    return config
+
+
+@contextlib.contextmanager
+def table_process(config: Path, url: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
+    """``toprace-pi play`` with ``config``: this worktree's code, in a process of its own, serving at
+    ``url`` once it is up; ended at the end if the test has not stopped it."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with open(log, "ab") as out:
+        process = subprocess.Popen([sys.executable, "-m", "toprace_pi", "play", "--game", "autorace",
+                                    "--config", str(config)], cwd=ROOT, env=env, stdout=out, stderr=out)
+    try:
+        until = time.monotonic() + 60
+        while request_status(url + "/") != 200:
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < until, "the table did not serve its pages within 60 s"
+            time.sleep(0.1)
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def request_status(url: str) -> int:
+    try:
+        return http(url)[0]
+    except OSError:
+        return 0
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """The table stopped as systemd stops it."""
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=20) == 0
+
+
+def test_the_pages_come_back_by_themselves_after_a_restart_of_the_table(open_page, tmp_path):
+    port = free_port()
+    url, config, log = f"http://127.0.0.1:{port}", table_config(tmp_path, port), tmp_path / "table.log"
+    seats = tmp_path / "journal.jsonl.seats"
+    rng = random.Random(5)
+    with table_process(config, url, log) as first:
+        tokens = json.loads(seats.read_text())["tokens"]
+        board = open_page(url + "/", TV)
+        anna = open_page(f"{url}/seat/{tokens[0]}")
+        status_is(board, "live")
+        turn = take_turn(anna, rng, avoid=NO_TAKE_BACK)
+        assert turn is not None and turn.answer == "done"
+        board.wait_for_function(MOVED_ON, arg=0)
+        stop(first)
+        for page in (board, anna):
+            status_is(page, "reconnecting")
+    sealed, drawn_before = anna.inner_text("#secrets"), len(drawn(board))
+    assert sealed.startswith("Your card laid face down: ")
+    with table_process(config, url, log):
+        assert json.loads(seats.read_text())["tokens"] == tokens  # the links survive the restart
+        for page in (board, anna):
+            status_is(page, "live")
+        board.wait_for_function("n => window.drawn.length > n", arg=drawn_before)
+        assert board.evaluate("table.lastPost.step") == 1 and anna.inner_text("#secrets") == sealed
+        assert ben_lays(url, tokens[1]) == 200
+        again = take_turn(anna, rng, avoid=NO_TAKE_BACK)
+        assert again is not None and again.answer == "done" and again.step == 3  # the round revealed, a new one
+    assert [by for by, _ in page_inputs(tmp_path / "journal.jsonl")] == [
+        "the page of seat 1", "the page of seat 2", "the page of seat 1"]
+
+
+def ben_lays(url: str, token: str) -> int:
+    return http(f"{url}/seat/{token}/act", data=json.dumps({"act": "choose 1 5", "step": 1}).encode())[0]
+
+
+# --- 6. no seat's secret on another seat's page ------------------------------------------------
+
+def test_no_seat_page_is_ever_sent_another_seats_secret(open_page, tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    with DemoGame(autorace.run_demo, journal=journal, players=2, remotes=["Anna", "Ben"]) as demo:
+        pages = [open_page(demo.seat_url(seat)) for seat in (0, 1)]
+        tokens = list(demo.web.keys.tokens)
+        for page in pages:
+            page.wait_for_function(DRAWN)
+        demo.go()
+        both = play_both(pages, tokens, random.Random(6))
+        demo.wait_over()
+    assert both >= 4  # many rounds where a card lay face down while the other seat chose
+    mine = [secrets_by_step(received(page)) for page in pages]
+    for seat, page in enumerate(pages):
+        other = 1 - seat
+        for _, post, text in received(page):
+            assert post["seat"] == seat and tokens[other] not in text
+            assert all(re.match(rf"(choose|take back) {seat}\b", o["act"]) for o in post["options"]), post
+            assert not set(post["mine"]) & mine[other].get(post["step"], set()), post
+    assert len(page_inputs(journal)) >= 2 * both
+
+
+def secrets_by_step(posts: list[tuple[int, dict[str, Any], str]]) -> dict[int, set[str]]:
+    """Every secret a page was sent at each step."""
+    steps: dict[int, set[str]] = {}
+    for _, post, _ in posts:
+        steps.setdefault(post["step"], set()).update(post["mine"])
+    return steps
+
+
+def play_both(pages: list[Page], tokens: list[str], rng: random.Random) -> int:
+    """Both seats' cards laid from their pages, round after round, each seat first in turn; when a card
+    lies face down while the other seat chooses, its own page shows it and the other's nothing. The
+    rounds where it did (both seats chose)."""
+    names = [page.evaluate("table.lastPost.name") for page in pages]
+    both = 0
+    for round_ in range(200):
+        step = settle(pages)
+        post = pages[0].evaluate("table.lastPost")
+        if post["over"]:
+            return both
+        deciding = [seat for seat in (round_ % 2, 1 - round_ % 2) if names[seat] in post["deciding"]]
+        for seat in deciding:
+            turn = take_turn(pages[seat], rng, avoid=NO_TAKE_BACK)
+            assert turn is not None and turn.answer == "done", turn
+            if seat == deciding[0] and len(deciding) == 2:
+                face_down_on_its_page_alone(pages, seat, turn)
+                both += 1
+        for seat, page in enumerate(pages):
+            assert tokens[1 - seat] not in page.content()
+        assert settle(pages) > step
+    raise AssertionError("the game did not end in 200 rounds")
+
+
+def settle(pages: list[Page]) -> int:
+    """Wait until every page has drawn the latest step any of them has; that step."""
+    step = max(int(page.evaluate("window.drawn[window.drawn.length - 1].step")) for page in pages)
+    for page in pages:
+        page.wait_for_function("step => window.drawn[window.drawn.length - 1].step >= step", arg=step)
+    return step
+
+
+def face_down_on_its_page_alone(pages: list[Page], seat: int, turn: Turn) -> None:
+    """The card ``seat`` just laid, while the other seat is still to choose: on its own page, and not on
+    the other's."""
+    other = pages[1 - seat]
+    other.wait_for_function(MOVED_ON, arg=turn.step)
+    card = turn.act.split()[-1]
+    assert pages[seat].locator("#secrets li").all_inner_texts() == [
+        "Your card laid face down: " + ("your banner" if card == "banner" else card)]
+    assert other.locator("#secrets li").all_inner_texts() == []
