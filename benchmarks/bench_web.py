@@ -59,7 +59,7 @@ async def follow(url: str, out: list[tuple[int, float]], ready: asyncio.Event, c
         async for raw in reply.content:
             line = raw.decode()
             if line.startswith("id: "):
-                seq = int(line[4:])
+                seq = int(line[4:].split(".")[-1])  # "epoch.seq"
             elif line.startswith("data: "):
                 out.append((seq, time.time()))
                 if '"over":true' in line:

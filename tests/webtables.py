@@ -106,7 +106,7 @@ def posts(url: str, count: int, *, timeout: float = 10.0) -> Iterator[tuple[int,
             if not line:
                 return
             if line.startswith("id: "):
-                seq = int(line[4:])
+                seq = int(line[4:].split(".")[-1])  # "epoch.seq"
             elif line.startswith("data: "):
                 got += 1
                 yield seq, json.loads(line[6:])

@@ -115,3 +115,16 @@ def test_the_web_section_of_the_config():
         parse_config({"web": {"listen": "nowhere", "url": "ftp://x", "port": 1}}, "t")
     text = str(error.value)
     assert "[web] listen" in text and "[web] url" in text and "unknown key(s): port" in text
+
+
+def test_a_post_seen_before_the_table_restarted_does_not_hold_back_the_new_tables_posts():
+    from toprace_pi.web.server import _last_seen
+
+    class Request:
+        def __init__(self, last: str) -> None:
+            self.headers = {"Last-Event-ID": last}
+
+    assert _last_seen(Request("abcd.7"), "abcd") == 7  # type: ignore[arg-type]
+    assert _last_seen(Request("abcd.7"), "ef01") == 0  # type: ignore[arg-type]  # another run: the latest post
+    for bad in ("", "7", "abcd.", "abcd.x", "abcd." + "9" * 20):
+        assert _last_seen(Request(bad), "abcd") == 0  # type: ignore[arg-type]

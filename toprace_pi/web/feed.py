@@ -11,6 +11,7 @@ post holds the whole picture, not a change.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import threading
 from collections import deque
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ class Feed:
     """The posts in order, shared by the table's thread (:meth:`add`) and the server's loop."""
 
     def __init__(self) -> None:
+        #: Tells this run of the table from the one before a restart: a post's id is ``epoch.seq``.
+        self.epoch = secrets.token_hex(4)
         self._lock = threading.Lock()
         self._posts: deque[Post] = deque(maxlen=KEPT)
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -186,7 +186,7 @@ class WebServer:
         """Send the posts in order as server-sent events until the client goes (or its seat is handed over)."""
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})
-        seen = _last_seen(request)
+        seen = _last_seen(request, self.feed.epoch)
         try:
             await response.prepare(request)
             await _write(response, b"retry: 1000\n\n")
@@ -198,7 +198,7 @@ class WebServer:
                 if not posts:
                     await _write(response, b": still here\n\n")
                 for post in posts:
-                    await _write(response, f"id: {post.seq}\ndata: {post.for_seat(seat)}\n\n".encode())
+                    await _write(response, f"id: {self.feed.epoch}.{post.seq}\ndata: {post.for_seat(seat)}\n\n".encode())
                     seen = post.seq
         except (ConnectionError, TimeoutError, asyncio.CancelledError):
             pass  # the client went; it reconnects by itself if it wants more
@@ -267,10 +267,11 @@ def _error(status: int, reason: str) -> web.Response:
     return web.json_response({"error": reason}, status=status, headers=HEADERS)
 
 
-def _last_seen(request: web.Request) -> int:
-    """The last post the client saw (``Last-Event-ID`` on a reconnection), 0 for none."""
-    text = request.headers.get("Last-Event-ID", "")
-    return int(text) if text.isdigit() and len(text) < 12 else 0
+def _last_seen(request: web.Request, epoch: str) -> int:
+    """The last post the client saw (``Last-Event-ID`` on a reconnection), 0 for none or for a post of the
+    table before it restarted (its numbers start again)."""
+    seen_epoch, _, seq = request.headers.get("Last-Event-ID", "").partition(".")
+    return int(seq) if seen_epoch == epoch and seq.isdigit() and len(seq) < 12 else 0
 
 
 async def _write(response: web.StreamResponse, data: bytes) -> None:

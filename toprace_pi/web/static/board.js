@@ -112,7 +112,7 @@ function follow(url) {
   feed.onerror = () => { status.textContent = "reconnecting"; status.className = "status lost"; };
   feed.onmessage = event => {
     const post = JSON.parse(event.data);
-    post.seq = Number(event.lastEventId);
+    post.seq = Number(event.lastEventId.split(".").pop());   // "epoch.seq": the epoch changes when the table restarts
     drawing = drawing.then(() => draw(post));   // in order, one after another
   };
   feed.addEventListener("gone", () => {

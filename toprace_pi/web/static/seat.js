@@ -7,6 +7,7 @@ const MAX_BUTTONS = 16;
 const seatPath = location.pathname.replace(/\/+$/, "");
 let picked = [];        // the words chosen so far among many options
 let sending = false;
+let takenAt = null;     // the step an action was just taken at: its buttons are gone until the next post
 
 function words(option) { return option.act.split(" "); }
 
@@ -16,6 +17,8 @@ function matching(options) {
 
 function drawOptions(post) {
   const box = document.getElementById("options");
+  if (takenAt !== null && post.step === takenAt) { box.replaceChildren(); return; }
+  takenAt = null;
   const rest = matching(post.options);
   if (rest.length === 0 && picked.length) { picked = []; return drawOptions(post); }
   let depth = picked.length;
@@ -59,6 +62,7 @@ async function send(act, step) {
     const body = await reply.json().catch(() => ({error: "the table's answer was unreadable"}));
     answer.textContent = reply.ok ? "done" : body.error;
     answer.className = reply.ok ? "answer ok" : "answer refused";
+    if (reply.ok) takenAt = step;
   } catch (error) {
     answer.textContent = "the table cannot be reached: try again";
     answer.className = "answer refused";
