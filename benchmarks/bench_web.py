@@ -67,8 +67,8 @@ async def follow(url: str, out: list[tuple[int, float]], ready: asyncio.Event, c
 
 
 #: Recorded in each page: every post's number and the time it was drawn (the page's clock, in seconds).
-RECORD = "window.drawn = []; table.onPost.push(post => window.drawn.push([post.seq, " \
-         "(performance.timeOrigin + performance.now()) / 1000]));"
+RECORD = "() => { window.drawn = []; table.onPost.push(post => window.drawn.push([post.seq, " \
+         "(performance.timeOrigin + performance.now()) / 1000])); }"
 
 
 def browsers(urls: list[str], started: multiprocessing.synchronize.Event, results: multiprocessing.Queue) -> None:
@@ -81,12 +81,12 @@ def browsers(urls: list[str], started: multiprocessing.synchronize.Event, result
         for url in urls:
             page = browser.new_page(viewport={"width": 390, "height": 844})
             page.goto(url)
-            page.wait_for_function("typeof table === 'object' && table.lastPost !== null")
+            page.wait_for_function("() => typeof table === 'object' && table.lastPost !== null")
             page.evaluate(RECORD)
             pages.append(page)
         started.set()
         for page in pages:
-            page.wait_for_function("table.lastPost && table.lastPost.over", timeout=600_000)
+            page.wait_for_function("() => table.lastPost && table.lastPost.over", timeout=600_000)
         results.put([[tuple(x) for x in page.evaluate("window.drawn")] for page in pages])
         browser.close()
 
@@ -105,7 +105,7 @@ def clients(urls: list[str], started: multiprocessing.synchronize.Event, results
     results.put(asyncio.run(main()))
 
 
-def game(seed: int, web: bool, real: bool = False) -> dict[str, object]:
+def game(seed: int, web: bool, real: bool = False, pace: float = 0.0) -> dict[str, object]:
     """One 6-player Top Race game at full speed, with the pages and their 12 clients or without."""
     track = load_track("speed-street")
     made: list[TableWeb] = []
@@ -139,7 +139,7 @@ def game(seed: int, web: bool, real: bool = False) -> dict[str, object]:
         started.wait(60)
     players = DemoPlayers(["greedy"] * PLAYERS, seed)
     begin, cpu, own = time.perf_counter(), time.process_time(), time.thread_time()
-    finished = play_demo(demo, players)
+    finished = play_demo(demo, players, after_step=(lambda _: time.sleep(pace)) if pace else None)
     figures: dict[str, object] = {"steps": len(finished.log), "wall": time.perf_counter() - begin,
                                   "cpu": time.process_time() - cpu, "table": time.thread_time() - own,
                                   "rss": resident_mb()}
@@ -163,15 +163,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="one game: rougher figures")
     parser.add_argument("--browsers", action="store_true", help="the clients are pages of a real Chromium")
+    parser.add_argument("--pace", type=float, default=0.0, metavar="SECONDS",
+                        help="the bots wait this long after each step (default 0: full speed)")
     args = parser.parse_args()
     games = 1 if args.quick else 3
     unit = yardstick()
     print(f"yardstick: {unit * 1e6:.1f} us (sum(range(1000)))")
     off = [game(seed, web=False) for seed in range(games)]
-    on = [game(seed, web=True, real=args.browsers) for seed in range(games)]
+    on = [game(seed, web=True, real=args.browsers, pace=args.pace) for seed in range(games)]
     delays = sorted(d for g in on for d in g["delays"])  # type: ignore[attr-defined]
     median, p99 = statistics.median(delays), delays[int(0.99 * (len(delays) - 1))]
-    print(f"{games} six-player Top Race games at full speed, {sum(g['steps'] for g in on)} steps, "
+    speed = f"{args.pace:g} s after each step" if args.pace else "full speed"
+    print(f"{games} six-player Top Race games at {speed}, {sum(g['steps'] for g in on)} steps, "
           f"{sum(g['posts'] for g in on)} posts, 12 {'pages in Chromium' if args.browsers else 'aiohttp clients'} "
           "each (6 seats, 6 spectators)")
     print(f"  post to client: median {median * 1e3:.2f} ms ({median / unit:,.0f} y), "

@@ -25,11 +25,11 @@ from toprace_pi.core import registry
 PACKAGE = Path(__file__).resolve().parent.parent / "toprace_pi"
 GAMES = PACKAGE / "games"
 #: Lowest first. Modules outside these folders (errors, files, text, service) are used by any layer.
-LAYERS = ["core", "render", "hardware", "table", "games", "cli"]
+LAYERS = ["core", "render", "hardware", "table", "games", "web", "cli"]
 #: A game's own folders, lowest first; its modules outside them (report, simulate) sit beside the bots.
 GAME_LAYERS = ["rules", "data", "bots", "render", "table"]
 #: The layers every game shares, so no game in them.
-GAME_AGNOSTIC = ("core", "render", "hardware", "table")
+GAME_AGNOSTIC = ("core", "render", "hardware", "table", "web")
 
 
 def imports(path: Path) -> list[tuple[int, str]]:

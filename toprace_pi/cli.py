@@ -362,7 +362,25 @@ def _play_table(args: argparse.Namespace) -> int:
 
     config = _config(args)
     _same_game(args.game, config.game, f"the configuration ({args.config or 'the defaults'})")
-    return run_table(config, new=args.new)
+    return run_table(config, new=args.new, pages=_table_pages(config))
+
+
+def _table_pages(config: TableConfig) -> Any:
+    """What opens ``[web]``'s pages on the table, if the config asks for them (and says why not, aloud, if
+    what they need is not installed: the table plays on without them)."""
+    if config.web is None:
+        return None
+    try:
+        from toprace_pi.web.live import open_pages
+    except ImportError as exc:
+        reason = f"the web page needs aiohttp and segno ({exc}): pip install 'toprace-pi[web]'"
+
+        def missing(config: TableConfig, table: Any, announcer: Any, *, new_game: bool) -> list[Any]:
+            announcer.say(f"{reason}; the table plays on without it")
+            return []
+
+        return missing
+    return open_pages
 
 
 def _same_game(asked: str, found: str, where: str) -> None:

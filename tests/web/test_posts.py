@@ -10,10 +10,11 @@ import random
 import pytest
 
 from toprace_pi.core import registry
+from toprace_pi.core.game import seat_actions
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.remote import SeatInput
-from toprace_pi.web.posts import Poster, seat_actions
+from toprace_pi.web.posts import Poster
 
 OWN = {"seat", "name", "mine", "options"}
 

@@ -197,3 +197,16 @@ class GameState(Protocol):
     def clone(self) -> Self: ...
     def replayed(self, log: Sequence[Any]) -> Self: ...
     def winners(self) -> list[int]: ...
+
+
+def seat_actions(game: GameState, seat: int) -> list[Any]:
+    """What ``seat`` may do now: the legal actions when the decision is its own alone; at a
+    sealed choice of several seats, those that name it (each such action has a ``seat``)."""
+    decision = game.decision
+    if game.is_over or decision.chance:
+        return []
+    if decision.seats == (seat,):
+        return game.legal_actions()
+    if not decision.is_simultaneous and seat not in decision.seats:
+        return []
+    return [a for a in game.legal_actions() if getattr(a, "seat", None) == seat]

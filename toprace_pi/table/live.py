@@ -111,8 +111,14 @@ def open_game(config: TableConfig, say: Callable[[str], None], *, new: bool = Fa
     return game, Journal.create(path, settings, game=config.game), 0
 
 
-def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False) -> LiveTable:
-    """Open every device of ``config`` and the game: the one in progress, or a new one."""
+#: What opens the table's web pages (``[web]``) once it is set up: ``pages(config, table, announcer, new_game=...)``
+#: returns what closes them (the layer above the table brings it: :func:`toprace_pi.web.live.open_pages`).
+Pages = Callable[..., list[Callable[[], None]]]
+
+
+def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False,
+               pages: Pages | None = None) -> LiveTable:
+    """Open every device of ``config`` and the game: the one in progress, or a new one; and the web ``pages``."""
     announcer = Announcer(speech=bool(config.sound.get("speech", True)))
     try:
         lock = TableLock(config.journal)
@@ -147,32 +153,9 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)
-    if config.web is not None:
-        closers.extend(_web_pages(config, table, announcer, new_game=inputs == 0))
+    if pages is not None:
+        closers.extend(pages(config, table, announcer, new_game=inputs == 0))
     return LiveTable(table, announcer, closers)
-
-
-def _web_pages(config: TableConfig, table: Table, announcer: Announcer, *, new_game: bool) -> list[Callable[[], None]]:
-    """``[web]``: the pages served beside the table (a joining step open at a new game's start, so the
-    phones can take their seats). One that cannot start is said, and the table plays on without it.
-    The seats' links are never logged: they are the seats' secrets."""
-    assert config.web is not None
-    try:
-        from toprace_pi.web.live import TableWeb
-        from toprace_pi.web.server import WebError
-    except ImportError as exc:
-        announcer.say(f"the web page needs aiohttp and segno ({exc}): the table plays on without it")
-        return []
-    web = TableWeb(table, host=config.web.host, port=config.web.port, url=config.web.url, journal=config.journal)
-    try:
-        web.start()
-    except WebError as exc:
-        announcer.say(f"{exc}: the table plays on without it")
-        return []
-    log.info("the table's web page: %s/", web.base_url)
-    if new_game:
-        announcer.say(web.open_joining())
-    return [web.close]
 
 
 def _keyboard(key_map: KeyMap, clock: Callable[[], float], announcer: Announcer) -> list[ReaderSlot]:
@@ -240,14 +223,15 @@ def _sound(config: TableConfig, announcer: Announcer) -> Any:
         return SilentSound()
 
 
-def run_table(config: TableConfig, *, stop: threading.Event | None = None, new: bool = False) -> int:
+def run_table(config: TableConfig, *, stop: threading.Event | None = None, new: bool = False,
+              pages: Pages | None = None) -> int:
     """Run the table until stopped (SIGTERM, SIGINT or ``stop``), telling systemd
     it is ready and pinging its watchdog."""
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: stop.set())
-    live = open_table(config, new=new)
+    live = open_table(config, new=new, pages=pages)
     watchdog = service.Watchdog()
     service.ready("the table is ready")
     live.announcer.say("the table is ready")

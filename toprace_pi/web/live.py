@@ -11,16 +11,18 @@ from __future__ import annotations
 import logging
 import socket
 import time
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
+from typing import Any
 
+from toprace_pi.table.config import TableConfig
 from toprace_pi.table.run import Table
 from toprace_pi.web.feed import Feed
 from toprace_pi.web.joining import JOIN_SECONDS, Joining
 from toprace_pi.web.posts import Poster
 from toprace_pi.web.qr import qr_text
 from toprace_pi.web.seats import SeatKeys
-from toprace_pi.web.server import WebServer
+from toprace_pi.web.server import WebError, WebServer
 
 log = logging.getLogger(__name__)
 
@@ -115,3 +117,20 @@ def local_address() -> str:
             return str(probe.getsockname()[0])
         except OSError:
             return "127.0.0.1"
+
+
+def open_pages(config: TableConfig, table: Table, announcer: Any, *, new_game: bool) -> list[Callable[[], None]]:
+    """``[web]`` on the real table: the pages served beside it (a joining step open at a new game's start,
+    so the phones can take their seats), and what closes them. Pages that cannot start are said, and the
+    table plays on without them. The seats' links are never logged: they are the seats' secrets."""
+    assert config.web is not None
+    web = TableWeb(table, host=config.web.host, port=config.web.port, url=config.web.url, journal=config.journal)
+    try:
+        web.start()
+    except WebError as exc:
+        announcer.say(f"{exc}: the table plays on without it")
+        return []
+    log.info("the table's web page: %s/", web.base_url)
+    if new_game:
+        announcer.say(web.open_joining())
+    return [web.close]

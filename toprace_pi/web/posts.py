@@ -15,57 +15,14 @@ import hashlib
 import json
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from toprace_pi.render.pieces import Piece
 from toprace_pi.table.controller import TableController
+from toprace_pi.table.pages import GamePage
 from toprace_pi.web.joining import Joining
 
 #: The sentences of news a post keeps.
 NEWS = 12
-
-
-@dataclass(frozen=True)
-class Standings:
-    """The table of players under the board: a header and a row per seat (its colour first)."""
-
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, tuple[str, ...]], ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"columns": list(self.columns), "rows": [{"colour": c, "cells": list(cells)} for c, cells in self.rows]}
-
-
-class GamePage(Protocol):
-    """What a game brings to the web pages (its ``side.page()``)."""
-
-    def board(self, game: Any) -> str:
-        """The board without pieces, as standalone SVG (fetched by each page when it changes)."""
-
-    def board_state(self, game: Any) -> Hashable:
-        """What of the game the board shows (a bonus paid): the board is drawn again when it changes."""
-
-    def pieces(self, game: Any) -> list[Piece]:
-        """Where every piece stands now, in the board's drawing units (public state only)."""
-
-    def colours(self, game: Any) -> list[str]:
-        """Each seat's colour (its car's, its suit's), as CSS."""
-
-    def standings(self, game: Any) -> Standings:
-        """Money, places, laps: what everyone at the table may see of each player."""
-
-    def news(self, event: Any, game: Any) -> str | None:
-        """The sentence the pages show for an event, if any: what the table says aloud, and what
-        everyone at the table sees happen (a card laid); never a secret."""
-
-    def secrets(self, view: dict[str, Any]) -> list[str]:
-        """A seat's own secrets (its ``view(seat)``), in words, for its page only."""
-
-    def options(self, game: Any, seat: int) -> list[Any]:
-        """What ``seat`` may do now from its page (none when the table must enter it, such as an auction held aloud)."""
-
-    def words(self, game: Any, action: Any) -> str:
-        """An option as the page's button says it."""
 
 
 @dataclass
@@ -141,19 +98,6 @@ class Poster:
             "mine": self.page.secrets(view),
             "options": [{"act": str(a), "words": self.page.words(game, a)} for a in options],
         }
-
-
-def seat_actions(game: Any, seat: int) -> list[Any]:
-    """What ``seat`` may do now: the legal actions when the decision is its own alone; at a
-    sealed choice of several seats, those that name it (each such action has a ``seat``)."""
-    decision = game.decision
-    if game.is_over or decision.chance:
-        return []
-    if decision.seats == (seat,):
-        return game.legal_actions()
-    if not decision.is_simultaneous and seat not in decision.seats:
-        return []
-    return [a for a in game.legal_actions() if getattr(a, "seat", None) == seat]
 
 
 def _text(data: dict[str, Any]) -> str:

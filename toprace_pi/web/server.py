@@ -198,7 +198,8 @@ class WebServer:
                 if not posts:
                     await _write(response, b": still here\n\n")
                 for post in posts:
-                    await _write(response, f"id: {self.feed.epoch}.{post.seq}\ndata: {post.for_seat(seat)}\n\n".encode())
+                    event = f"id: {self.feed.epoch}.{post.seq}\ndata: {post.for_seat(seat)}\n\n"
+                    await _write(response, event.encode())
                     seen = post.seq
         except (ConnectionError, TimeoutError, asyncio.CancelledError):
             pass  # the client went; it reconnects by itself if it wants more

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from toprace_pi.core.game import seat_actions
 from toprace_pi.games.autorace.render.palette import seat_suits
 from toprace_pi.games.autorace.render.svg import board_svg, pieces
 from toprace_pi.games.autorace.render.terminal import standing
@@ -15,7 +16,7 @@ from toprace_pi.games.autorace.rules.events import Event, dollars
 from toprace_pi.games.autorace.table.side import SAID
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
-from toprace_pi.web.posts import Standings, seat_actions
+from toprace_pi.table.pages import Standings
 
 
 class AutoracePage:

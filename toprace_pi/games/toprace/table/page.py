@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from toprace_pi.core.game import seat_actions
 from toprace_pi.games.toprace.render.svg import board_svg, pieces
 from toprace_pi.games.toprace.rules import Game, Phase
 from toprace_pi.games.toprace.rules.actions import Action, MoveCar, Pass, PlayCard
@@ -20,8 +21,8 @@ from toprace_pi.games.toprace.rules.events import Event as GameEvent
 from toprace_pi.games.toprace.table.side import announcement
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
+from toprace_pi.table.pages import Standings
 from toprace_pi.text import ordinal
-from toprace_pi.web.posts import Standings, seat_actions
 
 #: What everyone sees happen, told on the pages though the table does not say it aloud.
 SEEN = (CardPlayed, CarMoved, CarPlaced, Forfeited, JokerChosen)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from toprace_pi.core.game import seat_actions
 from toprace_pi.games.topspeed.render.palette import seat_cars
 from toprace_pi.games.topspeed.render.svg import board_svg, pieces
 from toprace_pi.games.topspeed.render.terminal import card_name
@@ -15,8 +16,8 @@ from toprace_pi.games.topspeed.rules import events as ev
 from toprace_pi.games.topspeed.table.side import label
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
+from toprace_pi.table.pages import Standings
 from toprace_pi.text import ordinal
-from toprace_pi.web.posts import Standings, seat_actions
 
 
 class TopSpeedPage:
