@@ -16,8 +16,8 @@ import threading
 from collections import deque
 from dataclasses import dataclass
 
-#: Posts kept for clients that are behind.
-KEPT = 512
+#: Posts kept for clients that are behind (128 posts are minutes of play at a table; each holds a post per seat).
+KEPT = 128
 
 
 @dataclass(frozen=True, slots=True)
