@@ -146,3 +146,10 @@ def test_a_demo_without_gpiozero_says_what_to_install_in_one_line(capsys, monkey
     monkeypatch.setitem(sys.modules, "gpiozero.pins.mock", None)
     code, out, err = run(capsys, "demo", "--game", game, "--fast")
     assert code == 2 and out == "" and "pip install gpiozero" in err and len(err.strip().splitlines()) == 1
+
+
+def test_play_refuses_a_game_its_configuration_is_not_for(capsys, tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text('[game]\nname = "autorace"\n')
+    code, _, err = run(capsys, "play", "--game", "toprace", "--config", str(config))
+    assert code == 2 and "is for AUTORACE (autorace)" in err

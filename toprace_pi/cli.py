@@ -144,7 +144,8 @@ def _config_option(parser: argparse.ArgumentParser) -> None:
 
 def _build_play(parser: argparse.ArgumentParser, game: str) -> None:
     _config_option(parser)
-    _game_choice(parser)
+    parser.add_argument("--game", choices=registry.game_names(),
+                        help="the game the configuration must be for (by default, the one it names)")
     parser.add_argument("--new", action="store_true", help="start a new game (the old journal is archived)")
     parser.set_defaults(run=_play_table)
 
@@ -361,7 +362,8 @@ def _play_table(args: argparse.Namespace) -> int:
     from toprace_pi.table.live import run_table
 
     config = _config(args)
-    _same_game(args.game, config.game, f"the configuration ({args.config or 'the defaults'})")
+    if args.game is not None:
+        _same_game(args.game, config.game, f"the configuration ({args.config or 'the defaults'})")
     return run_table(config, new=args.new, pages=_table_pages(config))
 
 

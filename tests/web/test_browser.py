@@ -319,7 +319,7 @@ def table_process(config: Path, url: str, log: Path) -> Iterator[subprocess.Pope
     ``url`` once it is up; ended at the end if the test has not stopped it."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with open(log, "ab") as out:
-        process = subprocess.Popen([sys.executable, "-m", "toprace_pi", "play", "--game", "autorace",
+        process = subprocess.Popen([sys.executable, "-m", "toprace_pi", "play",  # the config names the game
                                     "--config", str(config)], cwd=ROOT, env=env, stdout=out, stderr=out)
     try:
         until = time.monotonic() + 60
@@ -454,3 +454,57 @@ def face_down_on_its_page_alone(pages: list[Page], seat: int, turn: Turn) -> Non
     assert pages[seat].locator("#secrets li").all_inner_texts() == [
         "Your card laid face down: " + ("your banner" if card == "banner" else card)]
     assert other.locator("#secrets li").all_inner_texts() == []
+
+
+# --- 7. joining with a phone's camera ---------------------------------------------------------------
+
+def scanned(picture: Any) -> list[str]:
+    """What a phone's camera reads off a picture: the text of every QR code in it (zxing-cpp)."""
+    import zxingcpp
+
+    return sorted(code.text for code in zxingcpp.read_barcodes(picture) if code.format == zxingcpp.BarcodeFormat.QRCode)
+
+
+def terminal_picture(text: str) -> Any:
+    """The terminal's QR code (two rows of modules a line of block characters) as the picture a screen shows."""
+    from PIL import Image
+
+    rows = [line for line in text.splitlines() if line]
+    top = {"█": (1, 1), "▀": (1, 0), "▄": (0, 1), " ": (0, 0)}  # (upper, lower) module lit, i.e. light
+    size = 8
+    image = Image.new("L", (len(rows[0]) * size, len(rows) * 2 * size), 0)
+    for y, line in enumerate(rows):
+        for x, char in enumerate(line):
+            for half, lit in enumerate(top[char]):
+                if lit:
+                    image.paste(255, (x * size, (2 * y + half) * size, (x + 1) * size, (2 * y + half + 1) * size))
+    return image
+
+
+def test_a_phone_scanning_its_code_on_the_board_takes_the_seat_and_the_old_link_stops(waiting_table, open_page,
+                                                                                      tmp_path):
+    from PIL import Image
+
+    demo, web, stepper, _ = waiting_table
+    old = list(web.keys.tokens)
+    with stepper.still():
+        web.open_joining(60)
+    board = open_page(web.server.url + "/", TV)
+    board.wait_for_function("() => document.querySelectorAll('#codes svg').length === 2")
+    board.screenshot(path=str(tmp_path / "codes.png"))
+    codes = scanned(Image.open(tmp_path / "codes.png"))
+    assert len(codes) == 2 and all(code.startswith(web.base_url + "/join/") for code in codes)
+    ben = next(e["url"] for e in board.evaluate("table.lastPost.joining") if e["name"] == "Ben")
+    phone = open_page(ben)  # the phone opens what it read
+    phone.wait_for_function(DRAWN)
+    assert phone.evaluate("table.lastPost.name") == "Ben" and ben in codes
+    assert web.keys.tokens[1] != old[1] and web.keys.tokens[0] == old[0]
+    assert request_status(f"{web.server.url}/seat/{old[1]}") == 404
+    board.wait_for_function("() => document.querySelectorAll('#codes svg').length === 1")
+
+
+def test_the_seat_links_qr_code_in_the_terminal_reads_as_the_link(waiting_table):
+    _, web, _, _ = waiting_table
+    lines = web.links(qr=[0])
+    link = lines[1].rsplit(" ", 1)[1]
+    assert link == web.seat_url(0) and scanned(terminal_picture(lines[2])) == [link]

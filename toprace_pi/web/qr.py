@@ -9,9 +9,12 @@ import segno
 
 
 def qr_svg(url: str) -> str:
-    """The code as inline SVG, black on white, sized by the page."""
-    code = segno.make(url, error="m")
-    return code.svg_inline(scale=4, dark="#000", light="#fff")
+    """The code as standalone SVG, black on white with its quiet zone, scaled by the page (a viewBox, no
+    size): a page parses it as SVG only with its namespace."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", xmldecl=False, svgns=True, nl=False, scale=4, dark="#000",
+                                    light="#fff", omitsize=True, svgclass="qr", lineclass=None)
+    return out.getvalue().decode("utf-8")
 
 
 def qr_text(url: str) -> str:
