@@ -250,13 +250,15 @@ class Pace:
         self.paused = False
 
     def wait(self) -> None:
+        """The pause after a step; the table goes on looking at its inputs meanwhile when someone may give
+        one (a key, a tap on a seat's page: it is taken at once, not after the pause)."""
         console = self.demo.console
-        if console is None:
+        if console is None and self.demo.web is None:
             time.sleep(self.delay)
             return
         until = time.monotonic() + self.delay
         while True:
-            stepped = self._keys(console)
+            stepped = self._keys(console) if console is not None else False
             if (stepped and self.paused) or (not self.paused and time.monotonic() >= until):
                 return
             self.demo.idle()
