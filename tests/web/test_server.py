@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import socket
 import time
+import urllib.request
 
 import pytest
 from webtables import act, autorace_table, journal_size, posts, request, served
@@ -152,6 +153,19 @@ def test_a_seat_handed_to_a_new_phone_locks_the_old_link_out(table):
     assert request(ben["url"].replace(web.base_url, web.server.url))[0] == 404  # a code is used once
     remaining = post_where(web.server.url + "/events", lambda post: len(post["joining"] or []) < 2)["joining"]
     assert [entry["name"] for entry in remaining] == ["Anna"]
+
+
+def test_the_old_phones_open_feed_is_told_it_was_handed_over_and_gets_no_post_after(table):
+    demo, web, stepper, _ = table
+    old = web.keys.tokens[1]
+    with urllib.request.urlopen(f"{web.server.url}/seat/{old}/events", timeout=10) as stream:
+        while not stream.readline().startswith(b"data: "):
+            pass  # the seat's post of the table as it is
+        with stepper.still():
+            web.keys.hand_over(1)
+            demo.controller.handle(ButtonPressed("pass", held=True))  # a change every page is posted
+        lines = [line for line in (stream.readline() for _ in range(3)) if line.strip()]
+    assert lines == [b"event: gone\n", b"data: {}\n"]  # and not the post the change made
 
 
 def test_clients_that_never_read_or_vanish_do_not_hold_the_table_up(table):

@@ -191,10 +191,10 @@ class WebServer:
             await response.prepare(request)
             await _write(response, b"retry: 1000\n\n")
             while not self.feed.closed:
-                if seat is not None and self.keys.seat_of(token) != seat:
+                posts = await self.feed.wait(seen, KEEP_ALIVE)
+                if seat is not None and self.keys.seat_of(token) != seat:  # handed over: not one post more
                     await _write(response, b"event: gone\ndata: {}\n\n")
                     break
-                posts = await self.feed.wait(seen, KEEP_ALIVE)
                 if not posts:
                     await _write(response, b": still here\n\n")
                 for post in posts:
