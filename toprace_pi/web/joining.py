@@ -7,14 +7,13 @@ it closes, so a code seen on the board later opens nothing.
 
 from __future__ import annotations
 
-import hmac
 import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from toprace_pi.web.qr import qr_svg
-from toprace_pi.web.seats import SeatKeys, new_token
+from toprace_pi.web.seats import SeatKeys, new_token, same_token
 
 #: Seconds a joining step stays open when asked for at the table.
 JOIN_SECONDS = 90.0
@@ -61,7 +60,7 @@ class Joining:
         with self._lock:
             if self.shown is None or self.clock() >= self._until:
                 return None
-            seat = next((s for known, s in self._codes.items() if _same(known, code)), None)
+            seat = next((s for known, s in self._codes.items() if same_token(known, code)), None)
             if seat is None:
                 return None
             self._codes = {k: s for k, s in self._codes.items() if s != seat}
@@ -76,6 +75,3 @@ class Joining:
         self.shown = None
         self.version += 1
 
-
-def _same(a: str, b: str) -> bool:
-    return hmac.compare_digest(a.encode(), b.encode("utf-8", "replace"))

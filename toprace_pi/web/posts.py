@@ -49,14 +49,18 @@ class Poster:
         self._shown = shown
         self._hear(controller)
         seen = game.seen_by(None)
+        self._draw_board(seen)
+        public = _text(self._public(controller, seen))
+        head = public[:-1] + ","  # a seat's post is the spectators' with its own entries added
+        return public, tuple(head + _text(self._mine(game, seat))[1:] for seat in range(len(game.names)))
+
+    def _draw_board(self, seen: Any) -> None:
+        """The board's picture, drawn again only when what it shows changed (it costs milliseconds)."""
         state = self.page.board_state(seen)
         if not self.board or state != self._board_state:
             self.board = self.page.board(seen)
             self.board_key = hashlib.sha256(self.board.encode()).hexdigest()[:12]
             self._board_state = state
-        public = _text(self._public(controller))
-        head = public[:-1] + ","  # a seat's post is the spectators' with its own entries added
-        return public, tuple(head + _text(self._mine(game, seat))[1:] for seat in range(len(game.names)))
 
     def _hear(self, controller: TableController) -> None:
         """The news of the events since the last post."""
@@ -72,9 +76,8 @@ class Poster:
         self._told = len(game.events)
         del self.news[:-NEWS]
 
-    def _public(self, controller: TableController) -> dict[str, Any]:
+    def _public(self, controller: TableController, seen: Any) -> dict[str, Any]:
         game = controller.game
-        seen = game.seen_by(None)
         decision = game.decision
         return {
             "title": type(game).info.title,

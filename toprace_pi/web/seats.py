@@ -32,6 +32,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def same_token(known: str, given: str) -> bool:
+    """Whether ``given`` (from a request: any text) is ``known``, in a time that does not tell how much matched."""
+    return hmac.compare_digest(known.encode(), given.encode("utf-8", "replace"))
+
+
 class SeatKeys:
     """The seats' tokens of one game. ``path`` (or ``None``: kept in memory only) is where
     they are kept; ``game`` names the game they belong to (its journal's identity), so
@@ -56,7 +61,7 @@ class SeatKeys:
         """The seat ``token`` opens, or ``None``. Every token is compared, in constant time."""
         found = None
         for seat, known in enumerate(self.tokens):
-            if hmac.compare_digest(known.encode(), token.encode("utf-8", "replace")):
+            if same_token(known, token):
                 found = seat
         return found
 

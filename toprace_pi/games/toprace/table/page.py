@@ -44,13 +44,11 @@ class TopRacePage:
         return event.text(game.names) if isinstance(event, SEEN) else announcement(event, game.names)
 
     def colours(self, game: Game) -> list[str]:
-        """A seat's first car's colour (a seat shows a grey one until it has a car)."""
-        owned = _owned(game)
-        return [hex_colour(owned[seat][0].rgb) if owned[seat] else NO_CAR for seat in range(len(game.names))]
+        return _colours(_owned(game))
 
     def standings(self, game: Game) -> Standings:
         owned = _owned(game)
-        colours = self.colours(game)
+        colours = _colours(owned)
         places = {car: n for n, car in enumerate(game.board.finished, 1)}
         cards = game.view(None)["hand_size"]
         rows = []
@@ -91,3 +89,8 @@ def _owned(game: Game) -> dict[int, list[Any]]:
     for car, seat in sorted(game.owner.items()):
         owned[seat].append(car)
     return owned
+
+
+def _colours(owned: dict[int, list[Any]]) -> list[str]:
+    """A seat's first car's colour (a seat shows a grey one until it has a car)."""
+    return [hex_colour(cars[0].rgb) if cars else NO_CAR for _, cars in sorted(owned.items())]
