@@ -110,13 +110,13 @@ def test_simulate_and_demo_play_with_the_deck_asked_for(capsys):
     doc = json.loads(out)
     assert code == 0 and sorted(doc["races"][0]["placements"]) == sorted(c.id for c in OLDER.cars)
     assert any(step.startswith("take lightblue") for step in doc["log"])
-    code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--deck", "older-edition", "--players", "3",
-                       "--seed", "2")
+    code, out, _ = run(capsys, "demo", "--bots", "greedy", "--fast", "--no-colour", "--deck", "older-edition",
+                       "--players", "3", "--seed", "2")
     assert code == 0 and "Light blue" in out and "Final money: Anna" in out
 
 
 def test_demo_plays_a_whole_game_in_the_terminal(capsys):
-    code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--players", "3", "--seed", "2")
+    code, out, _ = run(capsys, "demo", "--bots", "greedy", "--fast", "--no-colour", "--players", "3", "--seed", "2")
     assert code == 0 and "Race 1 over" in out and "Final money: Anna" in out
     assert out.count("T1") > 3  # the track was drawn turn after turn
 
@@ -130,12 +130,14 @@ def test_the_module_runs_as_a_command():
 def test_simulate_and_demo_play_the_tips_variant(capsys):
     code, out, _ = run(capsys, "simulate", "--variant", "tips", "--players", "3", "--seed", "2")
     assert code == 0 and "Tips: Anna" in out and "tip: every player places a secret tip" in out
-    code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--variant", "tips", "--players", "2", "--seed", "1")
+    code, out, _ = run(capsys, "demo", "--bots", "greedy", "--fast", "--no-colour", "--variant", "tips", "--players",
+                       "2", "--seed", "1")
     assert code == 0 and "Tips: Anna" in out and "reveal your next tip" not in out  # prompts are for humans
 
 
 def test_the_demo_plays_the_quick_rules_with_car_cards_turned_up(capsys):
-    code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--variant", "quick", "--players", "3", "--seed", "4")
+    code, out, _ = run(capsys, "demo", "--bots", "greedy", "--fast", "--no-colour", "--variant", "quick",
+                       "--players", "3", "--seed", "4")
     assert code == 0 and out.count("turns up") == 6 and "Tips: Anna" in out and "Game over" in out
 
 
@@ -166,13 +168,15 @@ def test_a_combination_the_rules_do_not_allow_is_refused(capsys):
 
 def test_the_demo_keeps_a_journal_that_replay_plays_back(capsys, tmp_path):
     journal = tmp_path / "demo.jsonl"
-    code = main(["demo", "--fast", "--no-colour", "--players", "2", "--seed", "3", "--journal", str(journal)])
+    code = main(["demo", "--bots", "greedy", "--fast", "--no-colour", "--players", "2", "--seed", "3", "--journal",
+                 str(journal)])
     out = capsys.readouterr().out
     assert code == 0 and f"the game's journal: {journal}" in out
     code = main(["replay", str(journal), "--fast", "--no-colour"])
     replayed = capsys.readouterr().out
     assert code == 0 and "Race 1: speed cards dealt" in replayed and replayed.rstrip().endswith("the game is over")
-    main(["demo", "--fast", "--no-colour", "--players", "2", "--seed", "4", "--journal", str(journal)])
+    main(["demo", "--bots", "greedy", "--fast", "--no-colour", "--players", "2", "--seed", "4", "--journal",
+          str(journal)])
     capsys.readouterr()
     assert len(list(tmp_path.glob("demo-*.jsonl"))) == 1  # the first journal was archived, not overwritten
 

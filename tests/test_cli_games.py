@@ -130,8 +130,8 @@ def test_demo_autorace_runs_autoraces_demo_with_its_options_and_the_tables(capsy
     assert {k: options[k] for k in ("players", "games", "boost", "seed", "bots", "delay", "journal", "humans")} == {
         "players": 3, "games": 2, "boost": 32, "seed": 5, "bots": "random", "delay": 0.0, "journal": journal,
         "humans": []}
-    assert set(options) == {"players", "games", "boost", "seed", "bots", "delay", "colour", "journal", "screen",
-                            "keys", "humans"}
+    assert set(options) == {"players", "games", "boost", "seed", "bots", "strength", "delay", "colour", "journal",
+                            "screen", "keys", "humans"}
 
 
 def test_demo_autorace_without_its_demo_module_says_so_in_one_line(capsys, monkeypatch):
@@ -153,3 +153,32 @@ def test_play_refuses_a_game_its_configuration_is_not_for(capsys, tmp_path):
     config.write_text('[game]\nname = "autorace"\n')
     code, _, err = run(capsys, "play", "--game", "toprace", "--config", str(config))
     assert code == 2 and "is for AUTORACE (autorace)" in err
+
+
+@pytest.mark.parametrize("game, others", [("toprace", "greedy,greedy,random"), ("autorace", "sensible,random"),
+                                          ("topspeed", "sensible,random")])
+def test_simulate_seats_a_search_bot_beside_others(capsys, game, others):
+    players = str(len(others.split(",")) + 1)
+    code, out, err = run(capsys, "simulate", "--game", game, "--players", players, "--bots", f"search,{others}",
+                         "--strength", "easy", "--seed", "3", "--json")
+    assert code == 0 and err == ""
+    report = json.loads(out)
+    assert (report["bots"] if "bots" in report else report["settings"]["bots"]) == f"search,{others}"
+
+
+@pytest.mark.parametrize("game", ["toprace", "autorace", "topspeed"])
+def test_the_demo_seats_search_bots_of_normal_strength_unless_told_otherwise(capsys, game):
+    code, out, _ = run(capsys, "demo", "--game", game, "--help")
+    text = " ".join(out.split())
+    assert code == 0 and "default search)" in text and "default normal" in text
+    assert "easy (16 playouts, 0.1 s a decision at most)" in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bots", "search,greedy"], "2 bots for 4 players"),
+    (["--bots", "search,clever,greedy,greedy"], "invalid choice: 'clever'"),
+    (["--strength", "genius"], "invalid choice: 'genius'"),
+])
+def test_bad_bots_are_refused_in_one_line(capsys, argv, message):
+    code, _, err = run(capsys, "simulate", *argv)
+    assert code == 2 and message in err and len(err.strip().splitlines()) <= 2

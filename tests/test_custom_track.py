@@ -93,7 +93,7 @@ def test_the_demo_plays_on_a_track_file_and_replay_plays_it_back_from_elsewhere(
     journal = tmp_path / "demo.jsonl"
     monkeypatch.chdir(my_track.parent)
     with caplog.at_level(logging.WARNING):
-        code, out, _ = run(capsys, "demo", "--fast", "--no-colour", "--players", "2", "--seed", "5",
+        code, out, _ = run(capsys, "demo", "--bots", "greedy", "--fast", "--no-colour", "--players", "2", "--seed", "5",
                            "--track", "my-lane.toml", "--journal", str(journal))
     assert code == 0 and "Final money" in out
     told = [r.getMessage() for r in caplog.records if "no board profile beside it" in r.getMessage()]
@@ -106,7 +106,8 @@ def test_the_demo_plays_on_a_track_file_and_replay_plays_it_back_from_elsewhere(
 
 def test_replay_names_the_track_file_that_has_gone(capsys, my_track, tmp_path):
     journal = tmp_path / "demo.jsonl"
-    run(capsys, "demo", "--fast", "--no-colour", "--players", "2", "--track", str(my_track), "--journal", str(journal))
+    run(capsys, "demo", "--bots", "greedy", "--fast", "--no-colour", "--players", "2", "--track", str(my_track),
+        "--journal", str(journal))
     my_track.rename(my_track.with_name("elsewhere.toml"))
     code, _, err = run(capsys, "replay", str(journal), "--fast")
     assert code == 2 and "Traceback" not in err
@@ -188,7 +189,8 @@ def test_a_deck_file_is_recorded_by_its_absolute_path_so_replay_finds_it_from_el
     deck.write_text((SHIPPED.parent.parent / "decks" / "standard.toml").read_text("utf-8"), "utf-8")
     journal = tmp_path / "demo.jsonl"
     monkeypatch.chdir(deck.parent)
-    run(capsys, "demo", "--fast", "--no-colour", "--players", "2", "--deck", "my-deck.toml", "--journal", str(journal))
+    run(capsys, "demo", "--bots", "greedy", "--fast", "--no-colour", "--players", "2", "--deck", "my-deck.toml",
+        "--journal", str(journal))
     assert load(journal).settings.deck == str(deck.resolve())
     monkeypatch.chdir(tmp_path)
     code, out, _ = run(capsys, "replay", str(journal), "--fast", "--no-colour")

@@ -33,7 +33,7 @@ def test_prune_keeps_the_newest_by_the_time_in_their_names(tmp_path):
 def test_the_demo_says_where_its_journal_goes_and_keeps_the_last_few(capsys, tmp_path):
     journal = tmp_path / "demo.jsonl"
     for seed in range(KEPT_ARCHIVES + 3):
-        assert main(["demo", "--fast", "--no-colour", "--players", "2", "--seed", str(seed),
+        assert main(["demo", "--bots", "greedy", "--fast", "--no-colour", "--players", "2", "--seed", str(seed),
                      "--journal", str(journal)]) == 0
         out = capsys.readouterr().out
         assert out.startswith(f"the game's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)\n")

@@ -127,7 +127,8 @@ def test_human_names_take_their_seats():
 
 
 def test_a_human_seat_without_a_terminal_is_refused_in_one_line():
-    done = subprocess.run([sys.executable, "-m", "toprace_pi", "demo", "--human", "Zoe", "--fast"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "toprace_pi", "demo", "--bots", "greedy", "--human", "Zoe",
+                           "--fast"], cwd=ROOT,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "needs a terminal" in done.stderr and "Traceback" not in done.stderr
 
@@ -141,7 +142,8 @@ def test_a_human_plays_a_whole_game_through_a_pseudo_terminal(tmp_path):
     if pid == 0:  # the child: the demo on the terminal
         os.environ.update(COLUMNS="100", LINES="45", NO_COLOR="1", HOME=str(tmp_path))
         os.chdir(ROOT)
-        os.execv(sys.executable, [sys.executable, "-m", "toprace_pi", "demo", "--human", "Zoe", "--fast",
+        os.execv(sys.executable, [sys.executable, "-m", "toprace_pi", "demo", "--bots", "greedy", "--human", "Zoe",
+                                  "--fast",
                                   "--players", "3", "--seed", "5", "--journal", str(journal)])
     seen_panel = False
     deadline = time.monotonic() + 240

@@ -8,6 +8,8 @@ import argparse
 from collections.abc import Callable, Iterable
 from typing import NoReturn
 
+from toprace_pi.core.search import DEFAULT_STRENGTH, STRENGTHS
+
 USAGE_ERROR = 2
 
 
@@ -64,6 +66,18 @@ def seed(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"the seed must be a whole number, not {text!r}") from None
+
+
+def bots_option(parser: argparse.ArgumentParser, known: Iterable[str], default: str) -> None:
+    """``--bots`` (one kind for every seat or one per seat) and ``--strength`` (the search bots')."""
+    names = tuple(known)
+    parser.add_argument("--bots", type=kinds(names), default=default, metavar="KIND[,KIND...]",
+                        help=f"the bots: one kind for every seat or one per seat, joined by commas "
+                             f"({', '.join(names)}; default {default})")
+    budgets = ", ".join(f"{s.name} ({s.playouts} playouts, {s.seconds:g} s a decision at most)"
+                        for s in STRENGTHS.values())
+    parser.add_argument("--strength", choices=list(STRENGTHS), default=DEFAULT_STRENGTH,
+                        help=f"how hard the search bots think: {budgets}; default {DEFAULT_STRENGTH}")
 
 
 def kinds(known: Iterable[str]) -> Callable[[str], str]:

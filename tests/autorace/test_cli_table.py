@@ -40,7 +40,7 @@ def test_the_demo_then_its_replay_and_its_report(capsys, tmp_path):
 
 def test_a_replay_with_svg_dir_draws_every_step_and_the_page_that_plays_them(capsys, tmp_path):
     journal, folder = tmp_path / "demo.jsonl", tmp_path / "pictures"
-    assert run(capsys, "demo", "--game", "autorace", "--players", "3", "--seed", "4", "--fast",
+    assert run(capsys, "demo", "--game", "autorace", "--bots", "sensible", "--players", "3", "--seed", "4", "--fast",
                "--journal", str(journal))[0] == 0
     code, out, err = run(capsys, "replay", "--game", "autorace", str(journal), "--fast", "--no-colour",
                          "--svg-dir", str(folder))

@@ -117,14 +117,15 @@ def test_simulate_prints_a_text_or_a_json_report(capsys):
 
 def test_the_demo_then_its_replay_and_its_report(capsys, tmp_path):
     journal = tmp_path / "demo.jsonl"
-    code, out, err = run(capsys, "demo", "--game", "topspeed", "--players", "3", "--laps", "4", "--seed", "2",
+    code, out, err = run(capsys, "demo", "--game", "topspeed", "--bots", "sensible", "--players", "3", "--laps", "4",
+                         "--seed", "2",
                          "--fast", "--no-colour", "--journal", str(journal))
     assert code == 0 and err == "" and "wins the race" in out and "lap 1 of 4" in out and "\x1b[" not in out
     code, out, err = run(capsys, "replay", "--game", "topspeed", str(journal), "--fast", "--no-colour")
     assert code == 0 and out.rstrip().endswith("steps; the race is over")
     code, out, err = run(capsys, "replay", "--game", "topspeed", str(journal), "--report", "json")
     assert code == 0 and json.loads(out)["journal"] == str(journal)
-    code, out, err = run(capsys, "demo", "--game", "topspeed", "--human", "Anna", "--fast")
+    code, out, err = run(capsys, "demo", "--game", "topspeed", "--bots", "sensible", "--human", "Anna", "--fast")
     assert code != 0
 
 

@@ -84,7 +84,8 @@ def test_a_lapped_car_is_faded_and_the_marker_takes_the_leaders_colour():
 
 def test_replay_with_svg_dir_draws_every_step_of_a_race(capsys, tmp_path):
     journal, folder = tmp_path / "demo.jsonl", tmp_path / "pictures"
-    assert run(capsys, "demo", "--game", "topspeed", "--players", "3", "--laps", "3", "--seed", "2", "--fast",
+    assert run(capsys, "demo", "--game", "topspeed", "--bots", "sensible", "--players", "3", "--laps", "3", "--seed",
+               "2", "--fast",
                "--no-colour", "--journal", str(journal))[0] == 0
     code, out, err = run(capsys, "replay", "--game", "topspeed", str(journal), "--fast", "--no-colour",
                          "--svg-dir", str(folder))

@@ -3,18 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from toprace_pi.errors import TopRaceError
 
 B = TypeVar("B")
 
 
-def make_bot(kinds: Mapping[str, Callable[[int], B]], kind: str, seed: int) -> B:
-    """The bot ``kinds`` calls ``kind``, seeded; a :class:`ValueError` naming the kinds for any other name."""
+#: The kind of the search bot (:mod:`toprace_pi.core.search`), the one that takes a strength.
+SEARCH = "search"
+
+
+def make_bot(kinds: Mapping[str, Callable[..., B]], kind: str, seed: int, strength: str | None = None) -> B:
+    """The bot ``kinds`` calls ``kind``, seeded (the search bot of ``strength``, by default
+    normal); a :class:`ValueError` naming the kinds for any other name."""
     if kind not in kinds:
         raise ValueError(f"unknown bot {kind!r} (one of {', '.join(kinds)})")
+    if kind == SEARCH and strength is not None:
+        return kinds[kind](seed, strength)
     return kinds[kind](seed)
+
+
+def shown_to(bot: object, game: Any, seat: int) -> Any:
+    """What ``bot`` decides on for ``seat``: the game as the seat sees it (``seen_by``) for a
+    bot that searches it, the seat's view as plain values (``view``) for any other."""
+    return game.seen_by(seat) if getattr(bot, "SEES_GAME", False) else game.view(seat)
 
 
 def seat_kinds(bots: str | Sequence[str], players: int, kinds: Sequence[str], title: str) -> list[str]:

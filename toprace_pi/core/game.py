@@ -161,6 +161,11 @@ class SeatView:
     def __class__(self) -> type:  # isinstance() sees the game's class, so a variant's bot knows its rules
         return type(self._game)
 
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose view this is (``None``: a spectator)."""
+        return self._seat
+
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_") or name in _MUTATORS or name in getattr(self._game, "SEAT_HIDDEN", ()):
             raise AttributeError(f"a seat's view of the game does not show its {name}")

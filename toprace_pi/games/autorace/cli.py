@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.arguments import amount, kinds, players, positive
+from toprace_pi.arguments import amount, bots_option, players, positive
+from toprace_pi.core.bots import SEARCH
 from toprace_pi.games.autorace.bots import BOT_KINDS
 from toprace_pi.games.autorace.data import DEFAULT_BOARD, board_names, load_board
 from toprace_pi.games.autorace.report import json_report, text_report
@@ -33,9 +34,7 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("--boost", type=amount, default=0, metavar="DOLLARS",
                         help="money each player receives at the start of each later game (default 0: the money "
                              "is carried over, and a player with none left drops out)")
-    parser.add_argument("--bots", type=kinds(BOT_KINDS), default=DEFAULT_BOTS, metavar="KIND[,KIND...]",
-                        help=f"the bots: one kind for every seat or one per seat, joined by commas "
-                             f"({', '.join(BOT_KINDS)}; default {DEFAULT_BOTS})")
+    bots_option(parser, BOT_KINDS, SEARCH if command == "demo" else DEFAULT_BOTS)
     if command == "simulate":
         parser.add_argument("--board", default=DEFAULT_BOARD,
                             help=f"a shipped board ({', '.join(board_names())}) or a board file "
@@ -44,7 +43,7 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
 
 def simulate(args: argparse.Namespace) -> int:
     game = simulate_series(players=args.players, games=args.games, boost=args.boost, seed=args.seed,
-                           bots=args.bots, board=args.board)
+                           bots=args.bots, board=args.board, strength=args.strength)
     print_report(game, "json" if args.json else "text", {"seed": args.seed, "bots": args.bots})
     return 0
 
@@ -78,7 +77,7 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
     # By name: the table's side of AUTORACE comes in its own change, and this module type-checks without it.
     run_demo = importlib.import_module("toprace_pi.games.autorace.table.demo").run_demo
     return functools.partial(run_demo, players=args.players, games=args.games, boost=args.boost,
-                             seed=args.seed, bots=args.bots)
+                             seed=args.seed, bots=args.bots, strength=args.strength)
 
 
 def calibration_target(name: str, out: Path | None) -> Any:

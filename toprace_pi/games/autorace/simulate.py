@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from toprace_pi.core.bots import seat_kinds as bots_by_seat
+from toprace_pi.core.bots import shown_to
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.autorace.bots import BOT_KINDS, Bot, make_bot
 from toprace_pi.games.autorace.data import DEFAULT_BOARD, load_board
@@ -37,7 +38,7 @@ def play(game: Autorace, bots: Sequence[Bot], seed: int = 0,
         if decision.chance:
             actions: list[Action] = [game.chance_outcomes().sample(chance)]
         else:
-            views = {seat: game.view(seat) for seat in decision.seats}
+            views = {seat: shown_to(bots[seat], game, seat) for seat in decision.seats}
             actions = [Choose(seat, bots[seat].choose(view)) for seat, view in views.items()]
         for action in actions:
             game.apply(action)
@@ -47,10 +48,11 @@ def play(game: Autorace, bots: Sequence[Bot], seed: int = 0,
 
 
 def simulate(players: int = 4, games: int = 1, boost: int = 0, seed: int = 0,
-             bots: str | Sequence[str] = "sensible", board: str = DEFAULT_BOARD,
+             bots: str | Sequence[str] = "sensible", board: str = DEFAULT_BOARD, strength: str | None = None,
              on_action: Callable[[Autorace, Action], None] | None = None) -> Autorace:
-    """A whole series of bots with default names, each seat's bot seeded from ``seed``."""
+    """A whole series of bots with default names, each seat's bot seeded from ``seed`` (``strength``:
+    the search bots')."""
     loaded = load_board(board)
     settings = Settings(player_names(players, loaded), games=games, boost=boost, board=board)
-    seated = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(seat_kinds(bots, players))]
+    seated = [make_bot(kind, seed * 100 + seat, strength) for seat, kind in enumerate(seat_kinds(bots, players))]
     return play(Autorace(settings, loaded), seated, seed, on_action)

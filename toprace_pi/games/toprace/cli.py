@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.arguments import players, positive
+from toprace_pi.arguments import bots_option, players, positive
+from toprace_pi.core.bots import SEARCH
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.toprace.bots import BOT_KINDS
 from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
@@ -31,7 +32,7 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("--players", type=players(info.min_players, info.max_players), default=4,
                         help=f"{info.min_players} to {info.max_players} (default 4)")
     parser.add_argument("--races", type=positive, default=1, help="races in the match (default 1)")
-    parser.add_argument("--bots", choices=(*BOT_KINDS, "mixed"), default="greedy", help="bot kind (default greedy)")
+    bots_option(parser, (*BOT_KINDS, "mixed"), SEARCH if command == "demo" else "greedy")
     parser.add_argument("--deck", default=DEFAULT_DECK,
                         help=f"a shipped deck ({', '.join(deck_names())}) or a deck file (default {DEFAULT_DECK})")
     parser.add_argument("--variant", choices=[v for v in variant_names() if "+" not in v], default="base",
@@ -44,7 +45,7 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
 def simulate(args: argparse.Namespace) -> int:
     track, deck = load_track(args.track), load_deck(args.deck)
     game = simulate_game(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
-                         variant=variant(args), deck_name=deck_name(args.deck))
+                         strength=args.strength, variant=variant(args), deck_name=deck_name(args.deck))
     print_report(game, "json" if args.json else "text", {"seed": args.seed, "bots": args.bots,
                                                          "variant": variant(args)})
     return 0
@@ -56,7 +57,8 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
     from toprace_pi.games.toprace.table.demo import run_demo
 
     return functools.partial(run_demo, track_name=args.track, players=args.players, races=args.races,
-                             seed=args.seed, bots=args.bots, variant=variant(args), deck=deck_name(args.deck),
+                             seed=args.seed, bots=args.bots, strength=args.strength, variant=variant(args),
+                             deck=deck_name(args.deck),
                              svg_dir=args.svg_dir)
 
 

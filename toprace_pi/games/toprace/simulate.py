@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from toprace_pi.games.toprace.bots import Bot, make_bot
+from toprace_pi.core.bots import seat_kinds as bots_by_seat
+from toprace_pi.games.toprace.bots import BOT_KINDS, Bot, make_bot
 from toprace_pi.games.toprace.data import DEFAULT_DECK
 from toprace_pi.games.toprace.rules.actions import Action
 from toprace_pi.games.toprace.rules.cards import Deck
@@ -22,9 +23,17 @@ def player_names(count: int) -> tuple[str, ...]:
     return DEFAULT_NAMES[:count]
 
 
-def bots_for(kinds: Sequence[str], seed: int) -> list[Bot]:
-    """One bot per seat, each with its own seed derived from ``seed``."""
-    return [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+def seat_kinds(bots: str | Sequence[str], players: int) -> list[str]:
+    """One Top Race bot kind per seat (see :func:`toprace_pi.core.bots.seat_kinds`); ``"mixed"``
+    seats greedy and random bots in turn."""
+    if bots == "mixed":
+        return [("greedy", "random")[s % 2] for s in range(players)]
+    return bots_by_seat(bots, players, BOT_KINDS, "Top Race")
+
+
+def bots_for(kinds: Sequence[str], seed: int, strength: str | None = None) -> list[Bot]:
+    """One bot per seat, each with its own seed derived from ``seed`` (``strength``: the search bots')."""
+    return [make_bot(kind, seed * 100 + seat, strength) for seat, kind in enumerate(kinds)]
 
 
 def play(
@@ -55,16 +64,17 @@ def simulate(
     players: int = 4,
     races: int = 1,
     seed: int = 0,
-    bots: str = "greedy",
+    bots: str | Sequence[str] = "greedy",
+    strength: str | None = None,
     variant: str = "base",
     deck_name: str = DEFAULT_DECK,
     on_action: Callable[[Game, Action], None] | None = None,
 ) -> Game:
-    """A whole bot game with default names; ``bots`` is one kind for every seat or
-    ``"mixed"`` (greedy and random seats alternating). ``deck_name`` is what
+    """A whole bot game with default names; ``bots`` is one kind for every seat, one per seat
+    (joined by commas) or ``"mixed"`` (greedy and random seats alternating). ``deck_name`` is what
     ``deck`` was loaded by, for the settings (a saved game names its deck)."""
     names = player_names(players)
-    kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
+    kinds = seat_kinds(bots, players)
     settings = Settings(names, races=races, first_opener=seed % players, track=track.slug, deck=deck_name,
                         variant=variant)
-    return play(new_game(settings, track, deck), bots_for(kinds, seed), seed, on_action=on_action)
+    return play(new_game(settings, track, deck), bots_for(kinds, seed, strength), seed, on_action=on_action)

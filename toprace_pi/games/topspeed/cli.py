@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from toprace_pi.arguments import kinds, players, positive
+from toprace_pi.arguments import bots_option, players, positive
+from toprace_pi.core.bots import SEARCH
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.topspeed.bots import BOT_KINDS
 from toprace_pi.games.topspeed.report import json_report, text_report
@@ -33,9 +34,7 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("--race", choices=("normal", "wet"), default="normal", help="the race type (default normal)")
     for rule in RULES:
         parser.add_argument(f"--{rule}", action="store_true", help=f"play the advanced rule {rule}")
-    parser.add_argument("--bots", type=kinds(BOT_KINDS), default=DEFAULT_BOTS, metavar="KIND[,KIND...]",
-                        help=f"the bots: one kind for every seat or one per seat, joined by commas "
-                             f"({', '.join(BOT_KINDS)}; default {DEFAULT_BOTS})")
+    bots_option(parser, BOT_KINDS, SEARCH if command == "demo" else DEFAULT_BOTS)
 
 
 def variant(args: argparse.Namespace) -> str:
@@ -51,7 +50,7 @@ def _laps(args: argparse.Namespace) -> int:
 
 def simulate(args: argparse.Namespace) -> int:
     game = simulate_race(players=args.players, laps=_laps(args), variant=variant(args), seed=args.seed,
-                         bots=args.bots)
+                         bots=args.bots, strength=args.strength)
     extra = {"seed": args.seed, "bots": args.bots}
     print(json.dumps(json_report(game, extra), indent=2) if args.json else text_report(game, extra), end="")
     if args.json:
@@ -63,7 +62,7 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
     """TOP SPEED's demo with its options bound. Imported here: it needs gpiozero."""
     run_demo = importlib.import_module("toprace_pi.games.topspeed.table.demo").run_demo
     return functools.partial(run_demo, players=args.players, laps=_laps(args), variant=variant(args),
-                             seed=args.seed, bots=args.bots)
+                             seed=args.seed, bots=args.bots, strength=args.strength)
 
 
 def replay(args: argparse.Namespace, colour: Any) -> int:

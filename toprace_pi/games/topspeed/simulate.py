@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from toprace_pi.core.bots import seat_kinds as kinds_of
+from toprace_pi.core.bots import shown_to
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.topspeed.bots import BOT_KINDS, Bot, make_bot
 from toprace_pi.games.topspeed.data import load_circuit, load_deck
@@ -38,7 +39,7 @@ def play(game: TopSpeed, bots: Sequence[Bot], seed: int = 0,
         else:
             seat = game.turn
             assert seat is not None
-            action = bots[seat].choose(game.view(seat))
+            action = bots[seat].choose(shown_to(bots[seat], game, seat))
         game.apply(action)
         if on_action is not None:
             on_action(game, action)
@@ -46,10 +47,11 @@ def play(game: TopSpeed, bots: Sequence[Bot], seed: int = 0,
 
 
 def simulate(players: int = 4, laps: int = 10, variant: str = "normal", seed: int = 0,
-             bots: str | Sequence[str] = "sensible") -> TopSpeed:
-    """One race of bots with default names, each seat's bot seeded from ``seed``."""
+             bots: str | Sequence[str] = "sensible", strength: str | None = None) -> TopSpeed:
+    """One race of bots with default names, each seat's bot seeded from ``seed`` (``strength``: the
+    search bots')."""
     setup = TableGame(players=player_names(players), variant=variant, laps=laps)
     settings = setup.settings()
     game = TopSpeed(settings, load_circuit(settings.circuit), load_deck(settings.deck))
-    seated = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(seat_kinds(bots, players))]
+    seated = [make_bot(kind, seed * 100 + seat, strength) for seat, kind in enumerate(seat_kinds(bots, players))]
     return play(game, seated, seed)

@@ -11,18 +11,20 @@ from toprace_pi.core.bots import make_bot as find_bot
 
 
 class Bot(Protocol):
-    def choose(self, view: dict[str, Any]) -> int:
-        """The card to lay, one of ``view["my_options"]`` (the banner is 0)."""
+    def choose(self, view: Any) -> int:
+        """The card to lay, one of ``view["my_options"]`` (the banner is 0); a search bot is
+        handed the seat's ``seen_by`` instead (see :func:`toprace_pi.core.bots.shown_to`)."""
         ...
 
 
-def make_bot(kind: str, seed: int) -> Bot:
-    """A bot by name (one of :data:`BOT_KINDS`)."""
-    return find_bot(_KINDS, kind, seed)
+def make_bot(kind: str, seed: int, strength: str | None = None) -> Bot:
+    """A bot by name (one of :data:`BOT_KINDS`); ``strength`` is the search bot's."""
+    return find_bot(_KINDS, kind, seed, strength)
 
 
 from toprace_pi.games.autorace.bots.random_bot import RandomBot  # noqa: E402  (after Bot: kept together)
+from toprace_pi.games.autorace.bots.search import search_bot  # noqa: E402
 from toprace_pi.games.autorace.bots.sensible import SensibleBot  # noqa: E402
 
-_KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "sensible": SensibleBot}
+_KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "sensible": SensibleBot, "search": search_bot}
 BOT_KINDS = tuple(_KINDS)

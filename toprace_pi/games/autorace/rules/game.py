@@ -14,6 +14,7 @@ out of the race. Readings of what the text leaves open are in the README
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Self, cast
@@ -450,6 +451,18 @@ class Autorace:
 
     def clone(self) -> Self:
         return clone(self)
+
+    def determinized(self, seat: int, rng: random.Random) -> Self:
+        """A game ``seat`` cannot tell from this one, for its search: a copy in which every
+        other seat's card laid face down is taken back, to be chosen again (which card it
+        was is all the seat does not see; a banner the rules lay for a seat stays). The
+        log, which holds the sealed cards, is left out of the copy; ``rng`` is not needed."""
+        world = self.clone()
+        world.log, world.events = [], []
+        for other, card in enumerate(world.sealed):
+            if other != seat and card is not None and world.playable(other):
+                world.sealed[other] = None
+        return world
 
     def replayed(self, log: Sequence[Action | str]) -> Autorace:
         return self.replay(self.settings, self.board, log)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from toprace_pi.core.bots import shown_to
 from toprace_pi.core.colour import RGB
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.autorace.bots import make_bot
@@ -121,8 +122,9 @@ class DemoPlayers:
     face down on the seats' reader; the ``humans`` seats lay theirs at the keyboard. Who lays next is
     whoever is ready first (by the seeded ``seed``), as at a table."""
 
-    def __init__(self, kinds: Sequence[str], seed: int, *, humans: Sequence[int] = ()) -> None:
-        self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+    def __init__(self, kinds: Sequence[str], seed: int, *, humans: Sequence[int] = (),
+                 strength: str | None = None) -> None:
+        self.bots = [make_bot(kind, seed * 100 + seat, strength) for seat, kind in enumerate(kinds)]
         #: The seats that are no bot's: at the keyboard, or on their phones.
         self.humans = frozenset(humans)
         self.ready = random.Random(seed)
@@ -136,7 +138,7 @@ class DemoPlayers:
             await_step(demo)
             return
         seat = self.ready.choice(bots)
-        card = self.bots[seat].choose(demo.controller.game.view(seat))
+        card = self.bots[seat].choose(shown_to(self.bots[seat], demo.controller.game, seat))
         demo.lay(demo.seats, card_uid(seat, card))
 
 
@@ -147,6 +149,7 @@ def run_demo(
     boost: int = 0,
     seed: int = 0,
     bots: str | Sequence[str] = "random",
+    strength: str | None = None,
     delay: float = 0.4,
     colour: ColourMode | bool = True,
     journal: Path | None = None,
@@ -182,7 +185,8 @@ def run_demo(
                     new_turn=this_round != shown_round or game.is_over)
         shown_round = this_round
 
-    game, ended = watch_demo(demo, DemoPlayers(kinds, seed, humans=[*seats, *remote]), draw, delay=delay, screen=screen,
+    players_at_table = DemoPlayers(kinds, seed, humans=[*seats, *remote], strength=strength)
+    game, ended = watch_demo(demo, players_at_table, draw, delay=delay, screen=screen,
                              console=console, replay=f"{REPLAY} {journal}" if journal else None)
     if not ended:
         return game

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from toprace_pi.core.bots import make_bot as find_bot
 from toprace_pi.games.toprace.rules.actions import Action
 from toprace_pi.games.toprace.rules.cars import Car
 from toprace_pi.games.toprace.rules.game import Game
@@ -25,15 +26,14 @@ class Bot(Protocol):
         ...
 
 
-def make_bot(kind: str, seed: int) -> Bot:
-    """A bot by name: ``"random"`` or ``"greedy"``."""
-    if kind not in _KINDS:
-        raise ValueError(f"unknown bot {kind!r} (one of {', '.join(_KINDS)})")
-    return _KINDS[kind](seed)
+def make_bot(kind: str, seed: int, strength: str | None = None) -> Bot:
+    """A bot by name (one of :data:`BOT_KINDS`); ``strength`` is the search bot's."""
+    return find_bot(_KINDS, kind, seed, strength)
 
 
 from toprace_pi.games.toprace.bots.greedy import GreedyBot  # noqa: E402  (after Bot: no cycle, kept together)
 from toprace_pi.games.toprace.bots.random_bot import RandomBot  # noqa: E402
+from toprace_pi.games.toprace.bots.search import search_bot  # noqa: E402
 
-_KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+_KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": search_bot}
 BOT_KINDS = tuple(_KINDS)

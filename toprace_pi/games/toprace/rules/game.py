@@ -1012,6 +1012,46 @@ class Game:
         on, or to go back to (UNDO)."""
         return clone(self)
 
+    # --- worlds for a search bot (toprace_pi.core.search) --------------------------------
+
+    def determinized(self, seat: int, rng: random.Random) -> Self:
+        """A game ``seat`` cannot tell from this one, for its search: a copy whose hidden
+        parts are drawn anew with ``rng`` from what the seat sees alone (the log and the
+        events, which hold the deal, are left out of the copy)."""
+        world = self.clone()
+        world.log, world.events = [], []
+        world.redraw_secrets(seat, rng)
+        return world
+
+    def redraw_secrets(self, seat: int, rng: random.Random) -> None:
+        """Hook: draw anew, in place, what ``seat`` cannot see; the base game's secret is
+        the other hands: the cards the seat cannot place (:meth:`placed_cards`), shuffled
+        in a fixed order, make up each other hand beside the cards known to be in it,
+        and the rest is what was left out (:meth:`set_left_out`)."""
+        if self.hands is None:
+            return
+        pool = sorted(set(self.deck.numbers) - self.placed_cards(seat))
+        rng.shuffle(pool)
+        for other in range(self.player_count):
+            if other != seat:
+                known = self.known_in_hand(other)
+                unknown = self.hand_size[other] - len(known)
+                self.hands[other], pool = sorted(known + pool[:unknown]), pool[unknown:]
+        self.set_left_out(pool)
+
+    def placed_cards(self, seat: int) -> set[int]:
+        """Hook: the speed cards whose place ``seat`` knows (the base game: its hand and
+        the cards played); every other card is in another hand or left out."""
+        assert self.hands is not None
+        return set(self.hands[seat]) | set(self.played)
+
+    def known_in_hand(self, seat: int) -> list[int]:
+        """Hook: the cards everyone knows ``seat`` holds (the base game: none)."""
+        return []
+
+    def set_left_out(self, cards: list[int]) -> None:
+        """Hook: the cards left out of the deal, drawn anew (the base game keeps no record of them)."""
+
     #: Long lists that only ever hold immutable values: a clone copies them in one go.
     CLONE_SHALLOW = ("log", "events", "results")
 

@@ -44,7 +44,7 @@ from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, Clai
 from toprace_pi.games.toprace.rules.variants.quick import REVEAL
 from toprace_pi.games.toprace.rules.variants.stocks import TakeOffer, Trade
 from toprace_pi.games.toprace.rules.variants.tips import TIP
-from toprace_pi.games.toprace.simulate import player_names
+from toprace_pi.games.toprace.simulate import player_names, seat_kinds
 from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.entries import ClaimWindow, GridEntry, SaleEntry
 from toprace_pi.games.toprace.table.human import HumanConsole, Question
@@ -187,8 +187,9 @@ class DemoPlayers:
     ``idle`` runs while a human thinks (the table steps on)."""
 
     def __init__(self, kinds: list[str], seed: int, *, humans: Sequence[int] = (), remote: Sequence[int] = (),
-                 console: HumanConsole | None = None, tell: Callable[[str], None] = lambda _: None) -> None:
-        self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+                 console: HumanConsole | None = None, tell: Callable[[str], None] = lambda _: None,
+                 strength: str | None = None) -> None:
+        self.bots = [make_bot(kind, seed * 100 + seat, strength) for seat, kind in enumerate(kinds)]
         self.humans = frozenset(humans)
         #: The seats played from their own pages: what is entered at the table for them (the auction's
         #: result, a pit stop claim) their bot decides, as a friend at the table would for them.
@@ -362,7 +363,8 @@ def run_demo(
     players: int = 4,
     races: int = 1,
     seed: int = 0,
-    bots: str = "greedy",
+    bots: str | Sequence[str] = "greedy",
+    strength: str | None = None,
     variant: str = "base",
     deck: str = DEFAULT_DECK,
     delay: float = 0.4,
@@ -400,7 +402,7 @@ def run_demo(
     demo = build_demo_table(track, players, seed, races=races, variant=variant, deck=deck, say=screen.news,
                             ask=lambda _: None, journal=journal, names=names, console=console, announce=narrate,
                             pages=pages)
-    kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
+    kinds = seat_kinds(bots, players)
     pace = Pace(demo, delay)
     pictures = None if svg_dir is None else FrameWriter(svg_dir, track)
     shown_turn: tuple[int, int] | None = None
@@ -424,7 +426,7 @@ def run_demo(
     if console is not None:
         console.changed = draw
     players_at_table = DemoPlayers(kinds, seed, humans=human_seats, remote=remote, console=console,
-                                   tell=screen.news)
+                                   tell=screen.news, strength=strength)
     try:
         game = play_demo(demo, players_at_table, after_step=after_step)
     except DemoStopped:

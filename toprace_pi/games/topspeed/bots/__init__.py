@@ -9,20 +9,22 @@ from typing import Any, Protocol
 
 from toprace_pi.core import bots
 from toprace_pi.games.topspeed.bots.random_bot import RandomBot
+from toprace_pi.games.topspeed.bots.search import search_bot
 from toprace_pi.games.topspeed.bots.sensible import SensibleBot
 from toprace_pi.games.topspeed.rules import Action
 
 
 class Bot(Protocol):
-    def choose(self, view: dict[str, Any]) -> Action:
-        """One of ``view["my_options"]``, as an action."""
+    def choose(self, view: Any) -> Action:
+        """One of ``view["my_options"]``, as an action; a search bot is handed the seat's
+        ``seen_by`` instead (see :func:`toprace_pi.core.bots.shown_to`)."""
         ...
 
 
-KINDS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "sensible": SensibleBot}
+KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "sensible": SensibleBot, "search": search_bot}
 BOT_KINDS = tuple(KINDS)
 
 
-def make_bot(kind: str, seed: int) -> Bot:
-    """A bot by name (one of :data:`BOT_KINDS`)."""
-    return bots.make_bot(KINDS, kind, seed)
+def make_bot(kind: str, seed: int, strength: str | None = None) -> Bot:
+    """A bot by name (one of :data:`BOT_KINDS`); ``strength`` is the search bot's."""
+    return bots.make_bot(KINDS, kind, seed, strength)

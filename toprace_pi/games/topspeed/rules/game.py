@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import math
+import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -736,6 +737,28 @@ class TopSpeed:
 
     def clone(self) -> Self:
         return clone(self)
+
+    def determinized(self, seat: int, rng: random.Random) -> Self:
+        """A game ``seat`` cannot tell from this one, for its search: a copy with every deck
+        shuffled anew with ``rng`` (nobody knows a deck's order), and each other seat's card
+        kept apart or just drawn drawn anew among the green cards of that deck. The log,
+        which holds the shuffles, is left out of the copy."""
+        world = self.clone()
+        world.log, world.events = [], []
+        for other in range(len(self.names)):
+            world._redraw_deck(other, other != seat, rng)
+        return world
+
+    def _redraw_deck(self, seat: int, secrets: bool, rng: random.Random) -> None:
+        """``seat``'s deck shuffled, with its kept and drawn cards (``secrets``) among it first."""
+        held = (self.kept, self.drawn) if secrets else ()
+        apart = [card for secret in held if (card := secret[seat]) is not None]
+        cards = sorted([*self.decks[seat], *apart], key=self.deck.rank.__getitem__)
+        rng.shuffle(cards)
+        for secret in held:
+            if secret[seat] is not None:
+                secret[seat] = cards.pop(next(i for i, card in enumerate(cards) if card.is_green))
+        self.decks[seat] = tuple(cards)
 
     def replayed(self, log: Sequence[Action | str]) -> TopSpeed:
         return self.replay(self.settings, self.circuit, self.deck, log)

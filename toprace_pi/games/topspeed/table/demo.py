@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from toprace_pi.core.bots import shown_to
 from toprace_pi.core.colour import RGB
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.topspeed.bots import make_bot
@@ -89,8 +90,9 @@ def build_demo_table(
 class DemoPlayers:
     """Each bot chooses from its seat's view alone, then presses the buttons as a person would."""
 
-    def __init__(self, kinds: Sequence[str], seed: int, *, humans: Sequence[int] = ()) -> None:
-        self.bots = [make_bot(kind, seed * 100 + seat) for seat, kind in enumerate(kinds)]
+    def __init__(self, kinds: Sequence[str], seed: int, *, humans: Sequence[int] = (),
+                 strength: str | None = None) -> None:
+        self.bots = [make_bot(kind, seed * 100 + seat, strength) for seat, kind in enumerate(kinds)]
         #: The seats that are no bot's: at the keyboard, or on their phones.
         self.humans = frozenset(humans)
 
@@ -102,7 +104,8 @@ class DemoPlayers:
         if entry.seat in self.humans:
             await_step(demo)
             return
-        wanted = self.bots[entry.seat].choose(demo.controller.game.view(entry.seat))
+        bot = self.bots[entry.seat]
+        wanted = bot.choose(shown_to(bot, demo.controller.game, entry.seat))
         if wanted not in entry.options:
             raise RuntimeError(f"the bot chose {wanted}, not among {entry.options}")
         while entry.options[entry.cursor] != wanted:
@@ -117,6 +120,7 @@ def run_demo(
     variant: str = "normal",
     seed: int = 0,
     bots: str | Sequence[str] = "sensible",
+    strength: str | None = None,
     delay: float = 0.4,
     colour: ColourMode | bool = True,
     journal: Path | None = None,
@@ -149,7 +153,8 @@ def run_demo(
         screen.show(render_board(view, names, game.circuit.spaces, colour=colour), scoreboard(view, names),
                     console.panel() if console else [], new_turn=True)
 
-    game, ended = watch_demo(demo, DemoPlayers(kinds, seed, humans=[*seats, *remote]), draw, delay=delay, screen=screen,
+    players_at_table = DemoPlayers(kinds, seed, humans=[*seats, *remote], strength=strength)
+    game, ended = watch_demo(demo, players_at_table, draw, delay=delay, screen=screen,
                              console=console, replay=f"{REPLAY} {journal}" if journal else None)
     if not ended:
         return game

@@ -147,7 +147,7 @@ class PitStopGame(Game):
         self.pit_stops = [PIT_STOPS] * self.player_count
         #: Claimed cards lying on each seat's pit stop cards, in the order claimed.
         self.pit_waiting: list[list[int]] = [[] for _ in range(self.player_count)]
-        #: Hidden deal only: cards known to be in a hand because a pit stop put them there.
+        #: Cards known to be in a hand because a pit stop put them there.
         self.known = KnownCards(self.player_count)
         self.claimants: list[int] = []
         self.passed: set[int] = set()
@@ -383,8 +383,7 @@ class PitStopGame(Game):
         self.hand_size[seat] += 1
         if self.hands is not None:
             bisect.insort(self.hands[seat], number)
-        else:
-            self.known.add(seat, number)
+        self.known.add(seat, number)
         self.passed.clear()
         self._end_turn()
 
@@ -405,6 +404,18 @@ class PitStopGame(Game):
             self._end_race("every player has passed once in turn")
         else:
             self._end_turn()
+
+    # --- worlds for a search bot ---------------------------------------------------------
+
+    def placed_cards(self, seat: int) -> set[int]:
+        """Also the box, the discard pile, the claimed cards and those taken at pit stops."""
+        taken = (n for other in range(self.player_count) if other != seat for n in self.known_in_hand(other))
+        waiting = (n for cards in self.pit_waiting for n in cards)
+        return super().placed_cards(seat) | set(self.box) | set(self.discard) | set(waiting) | set(taken)
+
+    def known_in_hand(self, seat: int) -> list[int]:
+        """The cards ``seat`` took at its pit stops and has not played yet."""
+        return sorted(set(super().known_in_hand(seat)) | set(self.known.of(seat)))
 
     # --- display ---------------------------------------------------------------------
 

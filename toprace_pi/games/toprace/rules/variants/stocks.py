@@ -293,7 +293,7 @@ class StocksGame(Game):
         self.stocks: list[list[int]] = [[START_STOCKS] * len(self.cars) for _ in range(self.player_count)]
         #: The cards still in the offer row.
         self.offer: list[int] = []
-        #: Hidden hands: the offer cards each seat took and has not played yet.
+        #: The offer cards each seat took and has not played yet.
         self.known = KnownCards(self.player_count)
         self.left_out: tuple[int, ...] = ()
         #: The race's turn order, the starting player first (see :meth:`turn_order`).
@@ -360,8 +360,7 @@ class StocksGame(Game):
         self.offer.remove(number)
         if self.hands is not None:
             bisect.insort(self.hands[seat], number)
-        else:
-            self.known.add(seat, number)
+        self.known.add(seat, number)
         self.hand_size[seat] += 1
         self.events.append(OfferCardTaken(seat, str(self.deck[number]), free))
 
@@ -518,6 +517,34 @@ class StocksGame(Game):
         """The one winner: ties are broken by :meth:`ranking`."""
         return self.ranking()[:1]
 
+    # --- worlds for a search bot ---------------------------------------------------------
+
+    def placed_cards(self, seat: int) -> set[int]:
+        """Also the offer row and the cards the others took from it."""
+        taken = (n for other in range(self.player_count) if other != seat for n in self.known_in_hand(other))
+        return super().placed_cards(seat) | set(self.offer) | set(taken)
+
+    def known_in_hand(self, seat: int) -> list[int]:
+        """The cards ``seat`` took from the offer row and has not played yet."""
+        return sorted(set(super().known_in_hand(seat)) | set(self.known.of(seat)))
+
+    def set_left_out(self, cards: list[int]) -> None:
+        self.left_out = tuple(sorted(cards))
+
+    def redraw_secrets(self, seat: int, rng: random.Random) -> None:
+        """Also the other seats' stocks: from the start, as many random trades as each has made."""
+        super().redraw_secrets(seat, rng)
+        for other in range(self.player_count):
+            if other != seat:
+                holdings = [START_STOCKS] * len(self.cars)
+                for _ in range(self.trades_made(other)):
+                    holdings = _random_trade(holdings, self.cars, rng)
+                self.stocks[other] = holdings
+
+    def trades_made(self, seat: int) -> int:
+        """How many trades ``seat`` has made this race (everyone sees who has traded)."""
+        return self.stock_rounds - (self.phase is TRADE and seat in self._trading)
+
     # --- state -------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
@@ -534,6 +561,17 @@ class StocksGame(Game):
     def secrets(self, seat: int) -> dict[str, Any]:
         """A seat's own stocks are its secret (the table never says them)."""
         return {**super().secrets(seat), "my_stocks": {car.id: self.stocks[seat][car] for car in self.cars}}
+
+
+def _random_trade(holdings: list[int], cars: CarSet, rng: random.Random) -> list[int]:
+    """``holdings`` after a trade drawn at random among the legal ones."""
+    while True:
+        held = [car for car in cars for _ in range(holdings[car])]
+        action = Trade(tuple(rng.sample(held, TRADE_SIZE)), tuple(rng.choices(list(cars), k=TRADE_SIZE)))
+        try:
+            return trade(holdings, action)
+        except IllegalActionError:
+            continue
 
 
 def _grid(args: list[str], cars: CarSet) -> Grid:

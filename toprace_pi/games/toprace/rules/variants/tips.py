@@ -16,6 +16,7 @@ announces each tip round, and asks for all tips once the race is over.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -104,6 +105,13 @@ class TipsGame(Game):
     def secrets(self, seat: int) -> dict[str, Any]:
         """The tips a seat has noted are its secret until they are revealed."""
         return {**super().secrets(seat), "my_tips": [car.id for car in self.tips[seat]]}
+
+    def redraw_secrets(self, seat: int, rng: random.Random) -> None:
+        """Also the other seats' tips: as many as each has noted, on cars drawn at random."""
+        super().redraw_secrets(seat, rng)
+        for other in range(self.player_count):
+            if other != seat:
+                self.tips[other] = [rng.choice(self.cars) for _ in self.tips[other]]
 
     def __init__(self, settings: Settings, track: Track, deck: Deck, *, table: TipTable = STANDARD_TABLE) -> None:
         self.table = table

@@ -1,0 +1,191 @@
+"""A search bot for any game of the table: Monte-Carlo search over the worlds a seat
+cannot tell from the real one.
+
+Information-set Monte-Carlo search, of depth one. Each round draws worlds consistent
+with the seat's view (the game's ``determinized(seat, rng)`` hook: other seats' hands,
+stocks, tips, sealed cards and the decks' order drawn anew from what the seat sees,
+never from the hidden parts themselves); in each world every option still in the
+running is taken and the world played to its end with the same luck, by a quick
+policy (the game's best simple bot, a little random, for every seat). The worse half
+of the options drops out after each round (sequential halving), and the best left is
+chosen; a tie goes to the policy's own choice. Many worlds are what keep the search
+from believing what it cannot know: no action is judged on one guess at the hidden
+cards; the same worlds and luck for every option are what let a few hundred playouts
+tell options apart. The search goes no deeper than the seat's own decision: on a Pi
+Zero 2 W a couple of seconds buys a few hundred playouts, and a tree over every seat's
+later decisions would spread them too thin to learn from.
+
+The budget is a number of playouts and a time cap, whichever comes first
+(:class:`Strength`): ``easy``, ``normal`` and ``strong`` at the table.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, Self
+
+from toprace_pi.core.game import GameState, seat_actions
+
+
+class Searchable(GameState, Protocol):
+    """A game a search bot can play: it draws worlds its seats cannot tell apart."""
+
+    def determinized(self, seat: int, rng: random.Random) -> Self:
+        """A full game ``seat`` cannot tell from this one: every part hidden from it drawn
+        anew with ``rng``, made from what it sees alone (two games with the same
+        ``view(seat)`` give the same world for the same ``rng``)."""
+        ...
+
+
+#: A quick choice for ``seat`` in a full world (the playouts' policy).
+Policy = Callable[[Any, int, random.Random], Any]
+
+
+@dataclass(frozen=True)
+class Strength:
+    """How hard a search bot thinks: at most ``playouts`` per decision, and at most
+    ``seconds`` (a bot's turn at the table must not keep the players waiting)."""
+
+    name: str
+    playouts: int
+    seconds: float
+
+
+#: The strengths a player chooses from, weakest first.
+STRENGTHS = {s.name: s for s in (Strength("easy", 16, 0.1), Strength("normal", 160, 0.5),
+                                 Strength("strong", 480, 1.5))}
+DEFAULT_STRENGTH = "normal"
+#: More actions than this (bids, trades) are cut to this many before the search.
+CANDIDATES = 8
+#: Each round of the halving plays at least this many worlds: fewer tell the options apart by luck.
+MIN_WORLDS = 4
+#: A playout longer than this many steps is a game that does not end: a bug, said as one.
+PLAYOUT_LIMIT = 20_000
+
+
+#: The seats' standings in a finished game, higher better (money, progress): with the win
+#: itself they make a playout's worth, which tells more than a win alone (a close second).
+Score = Callable[[Any], Sequence[float]]
+
+
+def worth(game: GameState, seat: int, score: Score | None) -> float:
+    """What a finished game is worth to ``seat``, between 0 and 1: half for a win (shared
+    among tied winners), half for the share of the others it stands above (by ``score``;
+    without one, the win is all)."""
+    winners = game.winners()
+    won = 1 / len(winners) if seat in winners else 0.0
+    if score is None:
+        return won
+    scores = score(game)
+    mine, others = scores[seat], [s for other, s in enumerate(scores) if other != seat]
+    above = sum(1.0 if mine > s else 0.5 if mine == s else 0.0 for s in others) / len(others)
+    return (won + above) / 2
+
+
+def playout(world: GameState, policy: Policy, rng: random.Random) -> GameState:
+    """Play ``world`` to its end: chance by its outcomes, every seat by ``policy``."""
+    for _ in range(PLAYOUT_LIMIT):
+        decision = world.decision
+        if decision.is_terminal:
+            return world
+        if decision.chance:
+            world.apply(world.chance_outcomes().sample(rng))
+        else:
+            world.apply(policy(world, decision.seats[0], rng))
+    raise RuntimeError(f"a playout of {PLAYOUT_LIMIT} steps did not end the game")
+
+
+def candidates(actions: Sequence[Any], preferred: Any, limit: int = CANDIDATES) -> list[Any]:
+    """At most ``limit`` of ``actions``: ``preferred`` and others spread evenly over the
+    list (the games list bids and trades in order, so the spread covers their range)."""
+    if len(actions) <= limit:
+        return list(actions)
+    step = (len(actions) - 1) / (limit - 2)
+    chosen = [actions[round(i * step)] for i in range(limit - 1)]
+    return chosen if preferred in chosen else [preferred, *chosen]
+
+
+class SearchBot:
+    """Chooses a seat's action by search over the worlds it cannot tell apart (see the module):
+    ``guide``'s choice (the game's best simple bot, without randomness) unless the playouts
+    by ``policy`` show another to be clearly better.
+
+    ``choose`` is handed the game as the seat sees it (``game.seen_by(seat)``): it reads
+    the seat's options there and draws every world through ``determinized``. The same
+    seed and the same view give the same choice (given time to reach the playouts)."""
+
+    #: The table hands this bot ``seen_by(seat)``, not ``view(seat)``'s plain values.
+    SEES_GAME = True
+
+    def __init__(self, seed: int | None, policy: Policy, guide: Policy, strength: Strength | str = DEFAULT_STRENGTH,
+                 *, score: Score | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.rng = random.Random(seed)
+        self.policy = policy
+        self.guide = guide
+        self.score = score
+        self.strength = STRENGTHS[strength] if isinstance(strength, str) else strength
+        self.clock = clock
+        #: Playouts made for the last decision (for the benchmark).
+        self.last_playouts = 0
+
+    def __repr__(self) -> str:
+        return f"SearchBot({self.strength.name})"
+
+    def choose(self, seen: Any) -> Any:
+        seat = seen.viewer
+        actions = seat_actions(seen, seat)
+        self.last_playouts = 0
+        if len(actions) == 1:
+            return actions[0]
+        preferred = self.guide(seen.determinized(seat, self.rng), seat, self.rng)
+        options = candidates(actions, preferred)
+        return self._halve(seen, seat, options, preferred)
+
+    def _halve(self, seen: Any, seat: int, options: list[Any], preferred: Any) -> Any:
+        """Sequential halving: the options share each round's playouts, in the same worlds
+        with the same luck (so they are compared on equal terms), and the worse half drops
+        out; the policy's own choice stays in to the end, the yardstick of the others."""
+        worths: list[list[float]] = [[] for _ in options]
+        home = options.index(preferred)
+        alive, deadline = list(range(len(options))), self.clock() + self.strength.seconds
+        rounds = max(1, math.ceil(math.log2(len(options))))
+        for _ in range(rounds):
+            for _ in range(max(MIN_WORLDS, self.strength.playouts // (rounds * len(alive)))):
+                self._compare(seen, seat, options, alive, worths)
+                if self.clock() > deadline:
+                    return options[_chosen(worths, alive, home)]
+            kept = sorted(alive, key=lambda i: -sum(worths[i]))[:max(1, len(alive) // 2)]
+            alive = kept if home in kept else [home, *kept]
+        return options[_chosen(worths, alive, home)]
+
+    def _compare(self, seen: Any, seat: int, options: list[Any], alive: list[int],
+                 worths: list[list[float]]) -> None:
+        """One world, every option still in it played out with the same luck."""
+        world, luck = seen.determinized(seat, self.rng), self.rng.random()
+        for i in alive:
+            trial = world.clone()
+            trial.apply(options[i])
+            worths[i].append(worth(playout(trial, self.policy, random.Random(luck)), seat, self.score))
+            self.last_playouts += 1
+
+
+#: How sure the search must be to overrule its policy: the best option's lead over the
+#: policy's choice, in the same worlds, must be this many standard errors.
+CONFIDENCE = 2.0
+
+
+def _chosen(worths: list[list[float]], alive: list[int], home: int) -> int:
+    """The best of ``alive`` if it beats ``home`` (the policy's choice) clearly in the worlds
+    both were played in; ``home`` otherwise."""
+    best = max(alive, key=lambda i: sum(worths[i]) / len(worths[i]))
+    shared = min(len(worths[best]), len(worths[home]))
+    if best == home or shared < 2:
+        return home
+    leads = [a - b for a, b in zip(worths[best][-shared:], worths[home][-shared:], strict=True)]
+    mean = sum(leads) / shared
+    spread = math.sqrt(sum((d - mean) ** 2 for d in leads) / (shared - 1) / shared)
+    return best if mean > CONFIDENCE * spread and mean > 0 else home
