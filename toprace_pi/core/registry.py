@@ -38,6 +38,9 @@ class GameEntry:
     #: source)`` put a game in a journal and read it back; ``READERS`` names the table's card readers and what
     #: lies on each, the one every table needs first.
     records: Any = None
+    #: ``search_bot(seed, strength)``: a search bot (its ``choose(seen)`` answers with an action) for a seat
+    #: the table plays itself (``[bots] seats``); ``None`` where the table cannot hold a bot's cards.
+    search_bot: Callable[..., Any] | None = None
 
 
 _entries: dict[str, GameEntry] = {}

@@ -16,6 +16,7 @@ from typing import Any
 
 from toprace_pi.core import registry
 from toprace_pi.core.registry import DEFAULT_GAME, game_names
+from toprace_pi.core.search import DEFAULT_STRENGTH, STRENGTHS
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.buttons import DEFAULT_PINS
 from toprace_pi.hardware.events import BUTTONS
@@ -77,6 +78,17 @@ class TableConfig:
     profile: str | None = None
     #: ``[web]``: the web pages (spectator board, seats' phones), off without the section.
     web: WebConfig | None = None
+    #: ``[bots]``: the seats the table plays itself, and how hard their bots think.
+    bots: BotsConfig = field(default_factory=lambda: BotsConfig())
+
+
+@dataclass(frozen=True)
+class BotsConfig:
+    """``[bots] seats = ["Carla"]`` (players' names of ``[game] players``: the table plays them with
+    search bots) and ``strength``, how hard those bots think: easy, normal (the default) or strong."""
+
+    seats: tuple[str, ...] = ()
+    strength: str = DEFAULT_STRENGTH
 
 
 @dataclass(frozen=True)
@@ -105,7 +117,7 @@ def load_config(path: str | Path) -> TableConfig:
 
 def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     problems: list[str] = []
-    unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files", "web"}
+    unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files", "web", "bots"}
     if unknown:
         problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
     game = table(data, "game", problems)
@@ -113,9 +125,10 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     buttons = table(data, "buttons", problems)
     name = _game_name(game.get("name", DEFAULT_GAME), problems)
     hub = _hub(table(data, "hub", problems), name, problems) if "hub" in data else None
+    settings = _game_settings(name, game, problems)
     config = TableConfig(
         game=name,
-        settings=_game_settings(name, game, problems),
+        settings=settings,
         readers=_readers(table(data, "readers", problems), hub, name, problems),
         hub=hub,
         strip=_strip(table(data, "strip", problems), problems),
@@ -128,6 +141,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         journal=_path(files.get("journal", DEFAULT_JOURNAL), "[files] journal", problems),
         profile=_profile(files.get("profile"), problems),
         web=web_config(table(data, "web", problems), problems) if "web" in data else None,
+        bots=bots_config(table(data, "bots", problems), name, settings, problems),
     )
     if problems:
         raise DataError(source, problems)
@@ -148,6 +162,28 @@ def web_config(section: dict[str, Any], problems: list[str]) -> WebConfig | None
         problems.append(f"[web] listen: HOST:PORT with a port from 1 to 65535 (0.0.0.0:8080), not {listen!r}")
         return None
     return WebConfig(host.strip("[]") or "0.0.0.0", int(port), url)
+
+
+def bots_config(section: dict[str, Any], game: str, settings: Any, problems: list[str]) -> BotsConfig:
+    unknown = set(section) - {"seats", "strength"}
+    if unknown:
+        problems.append(f"[bots]: unknown key(s): {', '.join(sorted(unknown))} (known: seats, strength)")
+    strength = section.get("strength", DEFAULT_STRENGTH)
+    if strength not in STRENGTHS:
+        problems.append(f"[bots] strength: one of {', '.join(STRENGTHS)}, not {strength!r}")
+        strength = DEFAULT_STRENGTH
+    seats = section.get("seats", [])
+    players = tuple(getattr(settings, "players", ()))
+    if not isinstance(seats, list) or not all(isinstance(s, str) and s in players for s in seats) \
+            or len(set(seats)) < len(seats):
+        problems.append(f"[bots] seats: players' names of [game] players ({', '.join(players)}), each once, "
+                        f"not {seats!r}")
+        seats = []
+    if seats and registry.get(game).search_bot is None:
+        problems.append(f"[bots] seats: {registry.get(game).info.title} cannot seat bots at the table: its cards "
+                        "are dealt by hand, so the table never holds a bot's hand (its bots play in the demo)")
+        seats = []
+    return BotsConfig(tuple(seats), strength)
 
 
 def _path(value: object, key: str, problems: list[str]) -> Path:

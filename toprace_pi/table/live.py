@@ -27,6 +27,7 @@ from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry, Vocabulary
+from toprace_pi.table.bots import BotSeats
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.journal import Journal, applied_steps, archive, load
@@ -153,6 +154,8 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)
+    if config.bots.seats:
+        table.watchers.append(_bot_seats(config, controller, events).watch)
     if pages is not None:
         closers.extend(pages(config, table, announcer, new_game=inputs == 0))
     return LiveTable(table, announcer, closers)
@@ -221,6 +224,14 @@ def _sound(config: TableConfig, announcer: Announcer) -> Any:
     except (HardwareError, OSError, RuntimeError, ImportError) as exc:
         announcer.say(f"the buzzer cannot be used ({exc})")
         return SilentSound()
+
+
+def _bot_seats(config: TableConfig, controller: TableController, events: queue.Queue[Event]) -> BotSeats:
+    """The seats ``[bots]`` names, each played by the game's search bot."""
+    make = registry.get(config.game).search_bot
+    assert make is not None  # the config refuses bot seats of a game without one
+    seats = [controller.game.names.index(name) for name in config.bots.seats]
+    return BotSeats(controller, seats, lambda seat: make(seat + 1, config.bots.strength), events)
 
 
 def run_table(config: TableConfig, *, stop: threading.Event | None = None, new: bool = False,

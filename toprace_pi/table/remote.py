@@ -15,15 +15,17 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class SeatInput:
     """``seat`` asks for the action ``text``, as offered when the game stood at ``step``
-    actions; ``reply`` hears ``None`` once it is taken, else the reason it was not."""
+    actions; ``reply`` hears ``None`` once it is taken, else the reason it was not. ``by``
+    says who sent it: the seat's page, or the table's own bot for the seat."""
 
     seat: int
     text: str
     step: int
     reply: Callable[[str | None], None]
+    by: str = "the page"
 
     def __str__(self) -> str:
-        return f"the page of seat {self.seat + 1}"  # never the action: it may be a secret
+        return f"{self.by} of seat {self.seat + 1}"  # never the action: it may be a secret
 
 
 #: What a seat's page is told when the game moved on since the page offered the action.

@@ -26,4 +26,10 @@ def _table(setup: Any = None) -> Any:
     return AutoraceTable(setup)
 
 
-register(GameEntry(Autorace.info, lambda: list(VARIANTS), _new_game, _table, records))
+def _search_bot(seed: int, strength: str) -> Any:
+    from toprace_pi.games.autorace.bots.search import action_search_bot
+
+    return action_search_bot(seed, strength)
+
+
+register(GameEntry(Autorace.info, lambda: list(VARIANTS), _new_game, _table, records, _search_bot))

@@ -27,4 +27,10 @@ def _table(setup: Any = None) -> Any:
     return TopSpeedTable(setup)
 
 
-register(GameEntry(TopSpeed.info, lambda: list(VARIANTS), _new_game, _table, records))
+def _search_bot(seed: int, strength: str) -> Any:
+    from toprace_pi.games.topspeed.bots.search import search_bot
+
+    return search_bot(seed, strength)
+
+
+register(GameEntry(TopSpeed.info, lambda: list(VARIANTS), _new_game, _table, records, _search_bot))

@@ -27,16 +27,30 @@ class SensiblePolicy:
         return Choose(seat, self.sensible.choose(world.view(seat)))
 
 
-class CardSearchBot(SearchBot):
+class CardSearchBot:
     """The search bot as AUTORACE's bots are: it answers with the card to lay."""
 
+    SEES_GAME = True
+
+    def __init__(self, seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) -> None:
+        self.search = action_search_bot(seed, strength)
+
     def choose(self, seen: Autorace) -> int:
-        return int(super().choose(seen).card)
+        return int(self.search.choose(seen).card)
+
+    @property
+    def last_playouts(self) -> int:
+        return self.search.last_playouts
 
 
 def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) -> CardSearchBot:
     """A search bot for AUTORACE, of ``strength`` (see :data:`~toprace_pi.core.search.STRENGTHS`)."""
-    return CardSearchBot(seed, SensiblePolicy(), sensible_choice, strength, score=money)
+    return CardSearchBot(seed, strength)
+
+
+def action_search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) -> SearchBot:
+    """The same search, answering with the action (``choose 2 7``): for a seat the table plays itself."""
+    return SearchBot(seed, SensiblePolicy(), sensible_choice, strength, score=money)
 
 
 def sensible_choice(world: Autorace, seat: int, rng: random.Random) -> Choose:
