@@ -218,10 +218,10 @@ def test_a_search_keeps_to_its_time_however_slow_the_machine():
     stops the search after the world in which the time ran out (the options are compared on
     whole worlds), and the bot still answers with a legal action."""
     from toprace_pi.core.search import SearchBot
-    from toprace_pi.games.toprace.bots.search import GreedyPolicy, greedy_choice
+    from toprace_pi.games.toprace.bots.search import GreedyPolicy
 
     clock = StepClock(0.3)
-    bot = SearchBot(1, GreedyPolicy(), greedy_choice, Strength("slow", 1000, 1.0), clock=clock)
+    bot = SearchBot(1, GreedyPolicy(), Strength("slow", 1000, 1.0), clock=clock)
     for game, seat in decisions(toprace_game("base"), 3):
         if len(game.legal_actions()) > 3:
             action = bot.choose(game.seen_by(seat))

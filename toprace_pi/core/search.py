@@ -6,9 +6,9 @@ with the seat's view (the game's ``determinized(seat, rng)`` hook: other seats' 
 stocks, tips, sealed cards and the decks' order drawn anew from what the seat sees,
 never from the hidden parts themselves); in each world every option still in the
 running is taken and the world played to its end with the same luck, by a quick
-policy (the game's best simple bot, a little random, for every seat). The worse half
-of the options drops out after each round (sequential halving), and the best left is
-chosen; a tie goes to the policy's own choice. Many worlds are what keep the search
+policy (the game's best simple bot, for every seat). The worse half of the options
+drops out after each round (sequential halving); the best left is chosen if it beats
+the policy's own choice clearly in the same worlds, the policy's choice otherwise. Many worlds are what keep the search
 from believing what it cannot know: no action is judged on one guess at the hidden
 cards; the same worlds and luck for every option are what let a few hundred playouts
 tell options apart. The search goes no deeper than the seat's own decision: on a Pi
@@ -41,7 +41,8 @@ class Searchable(GameState, Protocol):
         ...
 
 
-#: A quick choice for ``seat`` in a full world (the playouts' policy).
+#: A quick choice for ``seat`` in a full world, its own luck drawn from the generator it is
+#: given (the playouts' policy, and the choice the search starts from).
 Policy = Callable[[Any, int, random.Random], Any]
 
 
@@ -111,8 +112,8 @@ def candidates(actions: Sequence[Any], preferred: Any, limit: int = CANDIDATES) 
 
 class SearchBot:
     """Chooses a seat's action by search over the worlds it cannot tell apart (see the module):
-    ``guide``'s choice (the game's best simple bot, without randomness) unless the playouts
-    by ``policy`` show another to be clearly better.
+    ``policy``'s choice (the game's best simple bot) unless playouts show another to be
+    clearly better; the same policy plays every seat in the playouts.
 
     ``choose`` is handed the game as the seat sees it (``game.seen_by(seat)``): it reads
     the seat's options there and draws every world through ``determinized``. The same
@@ -121,11 +122,10 @@ class SearchBot:
     #: The table hands this bot ``seen_by(seat)``, not ``view(seat)``'s plain values.
     SEES_GAME = True
 
-    def __init__(self, seed: int | None, policy: Policy, guide: Policy, strength: Strength | str = DEFAULT_STRENGTH,
+    def __init__(self, seed: int | None, policy: Policy, strength: Strength | str = DEFAULT_STRENGTH,
                  *, score: Score | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
-        self.guide = guide
         self.score = score
         self.strength = STRENGTHS[strength] if isinstance(strength, str) else strength
         self.clock = clock
@@ -141,7 +141,7 @@ class SearchBot:
         self.last_playouts = 0
         if len(actions) == 1:
             return actions[0]
-        preferred = self.guide(seen.determinized(seat, self.rng), seat, self.rng)
+        preferred = self.policy(seen.determinized(seat, self.rng), seat, self.rng)
         options = candidates(actions, preferred)
         return self._halve(seen, seat, options, preferred)
 
@@ -155,8 +155,10 @@ class SearchBot:
         rounds = max(1, math.ceil(math.log2(len(options))))
         for _ in range(rounds):
             for _ in range(max(MIN_WORLDS, self.strength.playouts // (rounds * len(alive)))):
+                began = self.clock()
                 self._compare(seen, seat, options, alive, worths)
-                if self.clock() > deadline:
+                now = self.clock()
+                if now + (now - began) > deadline:  # the next world would end past the time
                     return options[_chosen(worths, alive, home)]
             kept = sorted(alive, key=lambda i: -sum(worths[i]))[:max(1, len(alive) // 2)]
             alive = kept if home in kept else [home, *kept]
@@ -175,7 +177,7 @@ class SearchBot:
 
 #: How sure the search must be to overrule its policy: the best option's lead over the
 #: policy's choice, in the same worlds, must be this many standard errors.
-CONFIDENCE = 2.0
+CONFIDENCE = 1.0
 
 
 def _chosen(worths: list[list[float]], alive: list[int], home: int) -> int:

@@ -1,5 +1,5 @@
 """AUTORACE's search bot: the table's search (:mod:`toprace_pi.core.search`) with the
-sensible bot, a little random, laying every seat's cards in each playout."""
+sensible bot laying every seat's cards in each playout."""
 
 from __future__ import annotations
 
@@ -10,20 +10,16 @@ from toprace_pi.games.autorace.bots.sensible import SensibleBot
 from toprace_pi.games.autorace.rules.actions import Choose
 from toprace_pi.games.autorace.rules.game import Autorace
 
-#: How often a seat of a playout lays any card it may instead of the sensible one.
-RANDOMNESS = 0.1
-
 
 class SensiblePolicy:
-    """The playouts' players: the sensible bot on the seat's view, now and then any card."""
+    """The sensible bot's card on the seat's view, its luck (its mixed strategy) drawn from the
+    playout's generator, so that the options compared in one world meet the same luck."""
 
     def __init__(self) -> None:
         self.sensible = SensibleBot(0)
 
     def __call__(self, world: Autorace, seat: int, rng: random.Random) -> Choose:
-        if rng.random() < RANDOMNESS:
-            return Choose(seat, rng.choice(world.options(seat)))
-        self.sensible.rng = rng  # the playout's luck, the same for every option compared
+        self.sensible.rng = rng
         return Choose(seat, self.sensible.choose(world.view(seat)))
 
 
@@ -50,14 +46,7 @@ def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) ->
 
 def action_search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) -> SearchBot:
     """The same search, answering with the action (``choose 2 7``): for a seat the table plays itself."""
-    return SearchBot(seed, SensiblePolicy(), sensible_choice, strength, score=money)
-
-
-def sensible_choice(world: Autorace, seat: int, rng: random.Random) -> Choose:
-    """The sensible bot's card, its own luck (its mixed strategy) drawn from ``rng``."""
-    bot = SensibleBot()
-    bot.rng = rng
-    return Choose(seat, bot.choose(world.view(seat)))
+    return SearchBot(seed, SensiblePolicy(), strength, score=money)
 
 
 def money(game: Autorace) -> list[int]:
