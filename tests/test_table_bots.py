@@ -75,4 +75,11 @@ def test_a_bad_bots_section_is_named(tmp_path, section, message):
 def test_top_race_refuses_bot_seats_and_says_why(tmp_path):
     with pytest.raises(DataError) as error:
         parse_config({"game": {"players": ["Anna", "Ben", "Carla"]}, "bots": {"seats": ["Carla"]}}, "table.toml")
-    assert "Top Race cannot seat bots at the table: its cards are dealt by hand" in str(error.value)
+    assert "Top Race cannot seat bots at this table: its speed cards are dealt by hand" in str(error.value)
+
+
+def test_top_speed_with_physical_decks_refuses_bot_seats(tmp_path):
+    data = {"game": {"name": "topspeed", "players": ["Anna", "Ben"], "decks": "physical"}, "bots": {"seats": ["Ben"]}}
+    with pytest.raises(DataError) as error:
+        parse_config(data, "table.toml")
+    assert "TOP SPEED cannot seat bots at this table: with [game] decks = \"physical\"" in str(error.value)

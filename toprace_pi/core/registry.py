@@ -39,8 +39,10 @@ class GameEntry:
     #: lies on each, the one every table needs first.
     records: Any = None
     #: ``search_bot(seed, strength)``: a search bot (its ``choose(seen)`` answers with an action) for a seat
-    #: the table plays itself (``[bots] seats``); ``None`` where the table cannot hold a bot's cards.
+    #: the table plays itself (``[bots] seats``), and ``no_bot_seats(setup)``: why a table set up so cannot
+    #: play a seat itself (``None``: it can; the cards a bot plays must be the table's own, not in a hand).
     search_bot: Callable[..., Any] | None = None
+    no_bot_seats: Callable[[Any], str | None] = lambda setup: None
 
 
 _entries: dict[str, GameEntry] = {}

@@ -179,9 +179,10 @@ def bots_config(section: dict[str, Any], game: str, settings: Any, problems: lis
         problems.append(f"[bots] seats: players' names of [game] players ({', '.join(players)}), each once, "
                         f"not {seats!r}")
         seats = []
-    if seats and registry.get(game).search_bot is None:
-        problems.append(f"[bots] seats: {registry.get(game).info.title} cannot seat bots at the table: its cards "
-                        "are dealt by hand, so the table never holds a bot's hand (its bots play in the demo)")
+    entry = registry.get(game)
+    reason = "it has no search bot" if entry.search_bot is None else entry.no_bot_seats(settings)
+    if seats and reason is not None:
+        problems.append(f"[bots] seats: {entry.info.title} cannot seat bots at this table: {reason}")
         seats = []
     return BotsConfig(tuple(seats), strength)
 

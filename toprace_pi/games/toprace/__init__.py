@@ -31,4 +31,14 @@ def _table(setup: Any = None) -> Any:
     return TopRaceTable(setup)
 
 
-register(GameEntry(Game.info, _variant_names, _new_game, _table, records))
+def _search_bot(seed: int, strength: str) -> Any:
+    from toprace_pi.games.toprace.bots.search import search_bot
+
+    return search_bot(seed, strength)
+
+
+def _no_bot_seats(setup: Any) -> str:
+    return "its speed cards are dealt by hand, so the table never holds a bot's hand (its bots play in the demo)"
+
+
+register(GameEntry(Game.info, _variant_names, _new_game, _table, records, _search_bot, _no_bot_seats))

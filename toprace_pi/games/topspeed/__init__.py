@@ -33,4 +33,10 @@ def _search_bot(seed: int, strength: str) -> Any:
     return search_bot(seed, strength)
 
 
-register(GameEntry(TopSpeed.info, lambda: list(VARIANTS), _new_game, _table, records, _search_bot))
+def _no_bot_seats(setup: Any) -> str | None:
+    if setup.decks != "virtual":
+        return "with [game] decks = \"physical\" each player shuffles their own minicards; a bot needs a virtual deck"
+    return None
+
+
+register(GameEntry(TopSpeed.info, lambda: list(VARIANTS), _new_game, _table, records, _search_bot, _no_bot_seats))
