@@ -5,8 +5,8 @@ Information-set Monte-Carlo search, of depth one. Each round draws worlds consis
 with the seat's view (the game's ``determinized(seat, rng)`` hook: other seats' hands,
 stocks, tips, sealed cards and the decks' order drawn anew from what the seat sees,
 never from the hidden parts themselves); in each world every option still in the
-running is taken and the world played to its end with the same luck, by a quick
-policy (the game's best simple bot, for every seat). The worse half of the options
+running is taken and the world played to its end (a long race: a few rounds on) with
+the same luck, by a quick policy (the game's best simple bot, for every seat). The worse half of the options
 drops out after each round (sequential halving); the best left is chosen if it beats
 the policy's own choice clearly in the same worlds, the policy's choice otherwise. Many worlds are what keep the search
 from believing what it cannot know: no action is judged on one guess at the hidden
@@ -74,30 +74,38 @@ Score = Callable[[Any], Sequence[float]]
 
 
 def worth(game: GameState, seat: int, score: Score | None) -> float:
-    """What a finished game is worth to ``seat``, between 0 and 1: half for a win (shared
+    """What a game played out is worth to ``seat``, between 0 and 1: half for a win (shared
     among tied winners), half for the share of the others it stands above (by ``score``;
-    without one, the win is all)."""
-    winners = game.winners()
-    won = 1 / len(winners) if seat in winners else 0.0
+    without one, the win is all). A game cut short before its end counts the seats with the
+    best score as its winners."""
     if score is None:
-        return won
+        winners = game.winners()
+        return 1 / len(winners) if seat in winners else 0.0
     scores = score(game)
+    winners = game.winners() if game.is_over else [s for s, value in enumerate(scores) if value == max(scores)]
+    won = 1 / len(winners) if seat in winners else 0.0
     mine, others = scores[seat], [s for other, s in enumerate(scores) if other != seat]
     above = sum(1.0 if mine > s else 0.5 if mine == s else 0.0 for s in others) / len(others)
     return (won + above) / 2
 
 
-def playout(world: GameState, policy: Policy, rng: random.Random) -> GameState:
-    """Play ``world`` to its end: chance by its outcomes, every seat by ``policy``."""
-    for _ in range(PLAYOUT_LIMIT):
-        decision = world.decision
-        if decision.is_terminal:
+def playout(world: GameState, policy: Policy, rng: random.Random, steps: int | None = None) -> GameState:
+    """Play ``world`` to its end, or ``steps`` steps of it: chance by its outcomes, every seat by ``policy``."""
+    for _ in range(PLAYOUT_LIMIT if steps is None else steps):
+        if world.decision.is_terminal:
             return world
-        if decision.chance:
-            world.apply(world.chance_outcomes().sample(rng))
-        else:
-            world.apply(policy(world, decision.seats[0], rng))
-    raise RuntimeError(f"a playout of {PLAYOUT_LIMIT} steps did not end the game")
+        _step(world, policy, rng)
+    if steps is None:
+        raise RuntimeError(f"a playout of {PLAYOUT_LIMIT} steps did not end the game")
+    return world
+
+
+def _step(world: GameState, policy: Policy, rng: random.Random) -> None:
+    decision = world.decision
+    if decision.chance:
+        world.apply(world.chance_outcomes().sample(rng))
+    else:
+        world.apply(policy(world, decision.seats[0], rng))
 
 
 def candidates(actions: Sequence[Any], preferred: Any, limit: int = CANDIDATES) -> list[Any]:
@@ -123,10 +131,13 @@ class SearchBot:
     SEES_GAME = True
 
     def __init__(self, seed: int | None, policy: Policy, strength: Strength | str = DEFAULT_STRENGTH,
-                 *, score: Score | None = None, clock: Callable[[], float] = time.perf_counter) -> None:
+                 *, score: Score | None = None, horizon: int | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
         self.score = score
+        #: How many steps a playout goes (``None``: to the end; a long race is judged by ``score`` a few rounds on).
+        self.horizon = horizon
         self.strength = STRENGTHS[strength] if isinstance(strength, str) else strength
         self.clock = clock
         #: Playouts made for the last decision (for the benchmark).
@@ -171,7 +182,8 @@ class SearchBot:
         for i in alive:
             trial = world.clone()
             trial.apply(options[i])
-            worths[i].append(worth(playout(trial, self.policy, random.Random(luck)), seat, self.score))
+            ended = playout(trial, self.policy, random.Random(luck), self.horizon)
+            worths[i].append(worth(ended, seat, self.score))
             self.last_playouts += 1
 
 

@@ -10,6 +10,11 @@ from toprace_pi.games.topspeed.bots.sensible import SensibleBot
 from toprace_pi.games.topspeed.rules import Action
 from toprace_pi.games.topspeed.rules.game import TopSpeed
 
+#: A playout's steps: about three rounds of four cars (draws, movements, the table's shuffles). A
+#: whole race of ten laps would drown a draw's worth in the luck of the laps after it; the cars'
+#: distances a few rounds on tell it.
+HORIZON = 60
+
 
 class SensiblePolicy:
     """The sensible bot's choice on the seat's view, its luck drawn from the playout's generator."""
@@ -24,7 +29,7 @@ class SensiblePolicy:
 
 def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) -> SearchBot:
     """A search bot for TOP SPEED, of ``strength`` (see :data:`~toprace_pi.core.search.STRENGTHS`)."""
-    return SearchBot(seed, SensiblePolicy(), strength, score=progress)
+    return SearchBot(seed, SensiblePolicy(), strength, score=progress, horizon=HORIZON)
 
 
 def progress(game: TopSpeed) -> list[int]:
