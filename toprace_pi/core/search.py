@@ -89,15 +89,20 @@ def worth(game: GameState, seat: int, score: Score | None) -> float:
     return (won + above) / 2
 
 
-def playout(world: GameState, policy: Policy, rng: random.Random, steps: int | None = None) -> GameState:
-    """Play ``world`` to its end, or ``steps`` steps of it: chance by its outcomes, every seat by ``policy``."""
-    for _ in range(PLAYOUT_LIMIT if steps is None else steps):
-        if world.decision.is_terminal:
+#: Where a playout may stop before the game's end: ``horizon(start)`` for the game a search
+#: starts from, whether a world played on from it has gone far enough.
+Horizon = Callable[[Any], Callable[[Any], bool]]
+
+
+def playout(world: GameState, policy: Policy, rng: random.Random,
+            far_enough: Callable[[Any], bool] | None = None) -> GameState:
+    """Play ``world`` to its end, or until it is ``far_enough``: chance by its outcomes, every
+    seat by ``policy``."""
+    for _ in range(PLAYOUT_LIMIT):
+        if world.decision.is_terminal or (far_enough is not None and far_enough(world)):
             return world
         _step(world, policy, rng)
-    if steps is None:
-        raise RuntimeError(f"a playout of {PLAYOUT_LIMIT} steps did not end the game")
-    return world
+    raise RuntimeError(f"a playout of {PLAYOUT_LIMIT} steps did not end the game")
 
 
 def _step(world: GameState, policy: Policy, rng: random.Random) -> None:
@@ -131,12 +136,12 @@ class SearchBot:
     SEES_GAME = True
 
     def __init__(self, seed: int | None, policy: Policy, strength: Strength | str = DEFAULT_STRENGTH,
-                 *, score: Score | None = None, horizon: int | None = None,
+                 *, score: Score | None = None, horizon: Horizon | None = None,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
         self.score = score
-        #: How many steps a playout goes (``None``: to the end; a long race is judged by ``score`` a few rounds on).
+        #: Where a playout stops (``None``: at the end; a long race is judged by ``score`` a few rounds on).
         self.horizon = horizon
         self.strength = STRENGTHS[strength] if isinstance(strength, str) else strength
         self.clock = clock
@@ -179,10 +184,11 @@ class SearchBot:
                  worths: list[list[float]]) -> None:
         """One world, every option still in it played out with the same luck."""
         world, luck = seen.determinized(seat, self.rng), self.rng.random()
+        far_enough = None if self.horizon is None else self.horizon(seen)
         for i in alive:
             trial = world.clone()
             trial.apply(options[i])
-            ended = playout(trial, self.policy, random.Random(luck), self.horizon)
+            ended = playout(trial, self.policy, random.Random(luck), far_enough)
             worths[i].append(worth(ended, seat, self.score))
             self.last_playouts += 1
 

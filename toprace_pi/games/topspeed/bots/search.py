@@ -4,16 +4,16 @@ sensible bot driving every car of each playout."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from toprace_pi.core.search import DEFAULT_STRENGTH, SearchBot, Strength
 from toprace_pi.games.topspeed.bots.sensible import SensibleBot
 from toprace_pi.games.topspeed.rules import Action
 from toprace_pi.games.topspeed.rules.game import TopSpeed
 
-#: A playout's steps: about three rounds of four cars (draws, movements, the table's shuffles). A
-#: whole race of ten laps would drown a draw's worth in the luck of the laps after it; the cars'
-#: distances a few rounds on tell it.
-HORIZON = 60
+#: A playout's rounds after the one being played: a whole race of ten laps would drown a draw's
+#: worth in the luck of the laps after it; the cars' distances a few rounds on tell it.
+ROUNDS_AHEAD = 2
 
 
 class SensiblePolicy:
@@ -29,7 +29,13 @@ class SensiblePolicy:
 
 def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) -> SearchBot:
     """A search bot for TOP SPEED, of ``strength`` (see :data:`~toprace_pi.core.search.STRENGTHS`)."""
-    return SearchBot(seed, SensiblePolicy(), strength, score=progress, horizon=HORIZON)
+    return SearchBot(seed, SensiblePolicy(), strength, score=progress, horizon=rounds_ahead)
+
+
+def rounds_ahead(start: TopSpeed) -> Callable[[TopSpeed], bool]:
+    """Far enough: once :data:`ROUNDS_AHEAD` more rounds have begun (their movements made)."""
+    last = start.round + ROUNDS_AHEAD
+    return lambda world: world.round > last
 
 
 def progress(game: TopSpeed) -> list[int]:
