@@ -115,8 +115,8 @@ class Profile:
                 raise ValueError(f"seat {seat} is not from 0 to {MAX_SEATS - 1}")
         lit = {led: colour for space_id, colour in spaces.items() for led in self.spaces[space_id]}
         lit.update({led: colour for place, colour in placements.items() for led in self.placements[place - 1]})
-        lights = {seat: leds for seat, leds in enumerate(self.seats) if seat in seats}
-        lit.update({led: seats[seat] for seat, leds in lights.items() for led in leds})
+        lit.update({led: colour for seat, colour in seats.items() if seat < len(self.seats)
+                    for led in self.seats[seat]})
         return compose(self.led_count, lit)
 
     def to_toml(self) -> str:

@@ -47,8 +47,9 @@ _body = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
 def _line(record: dict[str, Any]) -> bytes:
-    """One record as a line, its CRC-32 over the rest of the record added as the last key (the body
-    is encoded once: :func:`_record` takes the CRC out wherever it is and sorts the rest again)."""
+    """One record (never empty: it has its number) as a line, its CRC-32 over the rest of the record
+    added as the last key: the body is encoded once, and :func:`_record` takes the CRC out wherever
+    it stands and sorts the rest again."""
     body = _body(record)
     return f'{body[:-1]},"crc":"{zlib.crc32(body.encode()):08x}"}}\n'.encode()
 
