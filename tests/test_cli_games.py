@@ -94,19 +94,37 @@ def test_the_help_says_whose_options_it_shows(capsys, command, game, title, own,
     assert own in out and other not in out
 
 
-def imported_games(*argv: str) -> list[str]:
-    """The game modules a fresh interpreter imports to run ``argv`` (the help: it exits)."""
-    probe = ("import sys\nfrom toprace_pi.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
-             "    pass\nprint(sorted(m for m in sys.modules if m.startswith('toprace_pi.games.')))")
+def imported(*argv: str) -> list[str]:
+    """The modules a fresh interpreter has imported once it has run ``argv`` (the help: it exits)."""
+    probe = ("import json, sys\nfrom toprace_pi.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n"
+             "    pass\nprint(json.dumps(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, cwd=ROOT,
                           timeout=60)
-    return list(eval(done.stdout.strip().splitlines()[-1]))
+    return list(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def imported_games(*argv: str) -> list[str]:
+    return [module for module in imported(*argv) if module.startswith("toprace_pi.games.")]
 
 
 def test_the_help_imports_no_game_and_a_games_help_only_that_game():
     assert imported_games("--help") == []
     assert imported_games("games", "--help") == []
     assert not [m for m in imported_games("simulate", "--game", "autorace", "--help") if ".toprace" in m]
+
+
+#: What the command line's help has no use for: the web server and the libraries of the table's devices.
+LIBRARIES = {"aiohttp", "segno", "gpiozero", "serial", "adafruit_pn532", "rpi_ws281x", "neopixel_spi", "board",
+             "busio", "digitalio", "lgpio"}
+#: ... nor the games (their rules, variants, bots), the web pages, the devices and the table.
+OWN = ("toprace_pi.games", "toprace_pi.web", "toprace_pi.hardware", "toprace_pi.table")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["play", "--help"]])
+def test_the_help_leaves_the_games_the_web_and_the_hardware_unimported(argv):
+    modules = imported(*argv)
+    assert "toprace_pi.cli" in modules  # the probe ran
+    assert [m for m in modules if m.split(".")[0] in LIBRARIES or m.startswith(OWN)] == []
 
 
 def fake_autorace_demo(monkeypatch, calls: list[dict]) -> None:

@@ -25,7 +25,12 @@ def test_the_firmware_shares_its_protocol_and_record_reading_with_the_host(firmw
 
 
 def test_crc_is_ccitt_false():
-    assert protocol.crc16(b"123456789") == 0x29B1
+    assert protocol.crc16(b"123456789") == protocol.bitwise_crc16(b"123456789") == 0x29B1
+
+
+@pytest.mark.parametrize("data", [b"", b"\xff" * 7, b"LAID 0 04a1b2c3d4e517 toprace%20card%2017 3"])
+def test_the_hosts_crc_in_c_is_the_hubs_bit_by_bit(data):
+    assert protocol.crc16(data) == protocol.bitwise_crc16(data)
 
 
 @pytest.mark.parametrize(

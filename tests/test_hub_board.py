@@ -74,7 +74,7 @@ def test_boot_py_turns_on_the_usb_data_port(monkeypatch):
 
 #: What the firmware may import on the device: its own files, CircuitPython's modules and the bundle's PN532 driver.
 DEVICE_MODULES = {"time", "settings", "hub", "reader", "ndef", "protocol", "board", "busio", "digitalio", "usb_cdc",
-                  "adafruit_pn532.spi", "adafruit_pn532.i2c", "adafruit_tca9548a"}
+                  "binascii", "adafruit_pn532.spi", "adafruit_pn532.i2c", "adafruit_tca9548a"}
 
 
 @pytest.mark.parametrize("path", sorted(FIRMWARE.glob("*.py")), ids=lambda p: p.name)

@@ -23,6 +23,12 @@ def test_a_tag_seen_after_absence_is_laid_once_however_long_it_lies():
     assert presence.current == A
 
 
+def test_the_laying_carries_the_record_read_from_the_tag():
+    presence = TagPresence("discard")
+    assert presence.update(A, "toprace card 17") == [TagLaid("discard", A, "toprace card 17")]
+    assert presence.update(A, "toprace card 17") == []
+
+
 def test_a_single_miss_on_a_tag_lying_still_makes_no_second_scan():
     presence = TagPresence("discard")
     assert feed(presence, A, None, A, None, None, A) == [TagLaid("discard", A)]

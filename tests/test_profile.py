@@ -84,7 +84,7 @@ class TestFrames:
         frame = profile.frame_for({"a1": RED, "b4": BLUE}, placements={1: BLUE, 6: RED}, seats={1: RED, 4: BLUE})
         lit = {n: colour for n, colour in enumerate(frame) if colour != DARK}
         assert lit == {0: RED, 25: RED, 4: BLUE, 12: BLUE, 17: RED, 19: RED}
-        assert len(frame) == 30
+        assert len(frame) == 30 and frame.channels == 1930  # checked as composed (6 LEDs of 290 and 385)
 
     def test_an_empty_call_is_all_dark(self, small):
         assert default_profile(TrackBoard(small)).frame_for() == [DARK] * 24

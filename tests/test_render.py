@@ -18,11 +18,10 @@ from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW
 from tracks import straight
 
 from toprace_pi.games.toprace.data import load_track, track_names
-from toprace_pi.games.toprace.render import render_track, track_svg
 from toprace_pi.games.toprace.render.palette import RGB, WHITE
 from toprace_pi.games.toprace.render.shapes import SPACE_LENGTH, Outline, outlines
-from toprace_pi.games.toprace.render.svg import board_svg, light_kind, pieces
-from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, PREFIX, board_width
+from toprace_pi.games.toprace.render.svg import board_svg, light_kind, pieces, track_svg
+from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, PREFIX, board_width, render_track
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.track import FINISH, Track
 from toprace_pi.table.ansi import ColourMode, colour_mode, xterm_256

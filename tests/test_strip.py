@@ -16,12 +16,14 @@ from toprace_pi.hardware import ReaderError, StripError
 from toprace_pi.hardware import strip as strip_module
 from toprace_pi.hardware.strip import (
     BrightnessCap,
+    CheckedFrame,
     Pi5SpiStrip,
     SimulatedStrip,
     StripSettings,
     Ws281xStrip,
     cap_scale,
     check_frame,
+    compose,
     estimate_milliamps,
     open_strip,
 )
@@ -177,6 +179,8 @@ class TestSimulatedStrip:
         ([(True, 0, 0), GREEN, BLUE], "LED 0"),
         ([RED, (1, 2), BLUE], "LED 1"),
         ([RED, 0xFF0000, BLUE], "LED 1"),
+        ([(1, 0, 0), (True, 0, 0), BLUE], "LED 1"),  # equal to a good colour, and still refused
+        ([(1, 2, 3), (1.0, 2, 3), (1, 2, 3)], "LED 1"),
     ])
     def test_refuses_a_bad_frame(self, frame, message):
         strip = SimulatedStrip(3)
@@ -205,6 +209,40 @@ class TestSimulatedStrip:
 
     def test_check_frame_returns_tuples(self):
         assert check_frame([[1, 2, 3]], 1) == [(1, 2, 3)]
+
+    def test_a_checked_frame_is_taken_as_it_is_if_it_fits(self):
+        checked = check_frame([RED, (1, 2, 3)], 2)
+        assert isinstance(checked, CheckedFrame) and checked.channels == 261
+        assert check_frame(checked, 2) is checked
+        with pytest.raises(ValueError, match="needs 3 colours"):
+            SimulatedStrip(3).show(checked)
+
+
+class TestCompose:
+    def test_dark_but_for_the_lit_leds(self):
+        frame = compose(4, {3: RED, 1: (1, 2, 3)})
+        assert frame == [DARK, (1, 2, 3), DARK, RED] and frame.channels == 261
+        assert compose(2, {}) == [DARK, DARK] and compose(2, {}).channels == 0
+
+    def test_a_strip_takes_it_as_it_is(self, monkeypatch):
+        frame = compose(2, {0: RED})
+        monkeypatch.setattr(strip_module, "_is_plain", lambda colour: pytest.fail("checked again"))
+        strip = SimulatedStrip(2)
+        BrightnessCap(strip, supply_amps=3.0).show(frame)
+        assert strip.last is frame
+
+    def test_a_list_is_taken_as_a_colour(self):
+        assert compose(1, {0: [1, 2, 3]}) == [(1, 2, 3)]
+
+    @pytest.mark.parametrize("lit, message", [
+        ({2: (256, 0, 0)}, "LED 2: .256, 0, 0. is not an"),
+        ({0: (True, 0, 0)}, "LED 0"),
+        ({3: RED}, "a frame of 3 LEDs has no LED 3"),
+        ({-1: RED, 1: RED}, "a frame of 3 LEDs has no LED -1"),
+    ])
+    def test_refuses_bad_colours_and_leds(self, lit, message):
+        with pytest.raises(ValueError, match=message):
+            compose(3, lit)
 
 
 # --- rpi_ws281x ----------------------------------------------------------------------
@@ -413,6 +451,16 @@ class TestBrightnessCap:
         assert inner.last == [DARK]
         with pytest.raises(ValueError):
             cap.brightness = 256
+
+    @pytest.mark.parametrize("brightness", [255, 128])
+    def test_a_frame_is_checked_once_on_its_way_to_the_strip(self, monkeypatch, brightness):
+        checked = []
+        real = strip_module._is_plain
+        monkeypatch.setattr(strip_module, "_is_plain", lambda colour: checked.append(colour) or real(colour))
+        inner = SimulatedStrip(3)
+        BrightnessCap(inner, supply_amps=3.0, brightness=brightness).show([RED, RED, (1, 2, 3)])
+        assert checked == [RED, (1, 2, 3)]  # each colour once, however many LEDs show it
+        assert isinstance(inner.last, CheckedFrame) and inner.last.channels == sum(map(sum, inner.last))
 
     def test_passes_count_and_close_and_checks_frames(self):
         inner = SimulatedStrip(2)

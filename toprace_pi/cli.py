@@ -20,7 +20,6 @@ from toprace_pi import __version__
 from toprace_pi.arguments import USAGE_ERROR, UsageParser, listen_address, seconds, seed
 from toprace_pi.core import registry
 from toprace_pi.errors import TopRaceError
-from toprace_pi.service import LogFormat, logs_to_journald
 from toprace_pi.text import printable_lines
 
 if TYPE_CHECKING:
@@ -260,6 +259,8 @@ def _set_up_logging(args: argparse.Namespace) -> None:
     root = logging.getLogger()
     root.setLevel(level)
     if not root.handlers:  # a host (a test runner) may have set up its own
+        from toprace_pi.service import LogFormat, logs_to_journald  # not for the help, which exits first
+
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(LogFormat(journald=logs_to_journald(sys.stderr)))
         root.addHandler(handler)

@@ -11,3 +11,9 @@ def dim(rgb: RGB, share: float) -> RGB:
     """``rgb`` at ``share`` of its brightness: a glow that marks a space without hiding what lies on it."""
     r, g, b = rgb
     return (round(r * share), round(g * share), round(b * share))
+
+
+def is_light(rgb: RGB) -> bool:
+    """Whether dark ink reads better than white on ``rgb`` (its perceived brightness)."""
+    r, g, b = rgb
+    return 0.299 * r + 0.587 * g + 0.114 * b > 140

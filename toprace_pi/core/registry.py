@@ -10,10 +10,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from toprace_pi.core.game import GameInfo
 from toprace_pi.errors import TopRaceError
+
+if TYPE_CHECKING:  # the command line reads the names here for its help, which needs no game's machinery
+    from toprace_pi.core.game import GameInfo
 
 #: The games the table knows: name -> the module that registers it.
 KNOWN: dict[str, str] = {"toprace": "toprace_pi.games.toprace", "autorace": "toprace_pi.games.autorace",

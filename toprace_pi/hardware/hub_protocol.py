@@ -57,8 +57,8 @@ class Message:
         return "Message(%r, %r, %r)" % (self.seq, self.kind, self.fields)
 
 
-def crc16(data):
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor)."""
+def bitwise_crc16(data):
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, no reflection, no final xor), bit by bit."""
     crc = 0xFFFF
     for byte in data:
         crc ^= byte << 8
@@ -68,6 +68,17 @@ def crc16(data):
             else:
                 crc = (crc << 1) & 0xFFFF
     return crc
+
+
+try:
+    from binascii import crc_hqx
+except ImportError:  # CircuitPython's binascii has no crc_hqx: the hub works it out bit by bit
+    crc16 = bitwise_crc16
+else:
+
+    def crc16(data):
+        """:func:`bitwise_crc16` in C, as CPython's binascii has it: the host checks every line it reads."""
+        return crc_hqx(data, 0xFFFF)
 
 
 def escape(text):

@@ -16,11 +16,11 @@ import termios
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from toprace_pi.hardware import Device, ReaderError
-from toprace_pi.hardware.events import Event, TagLaid
+from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.ndef import FIRST_USER_PAGE, PAGE_SIZE, encode_record, read_record
 from toprace_pi.hardware.presence import TagPresence
 
@@ -210,7 +210,7 @@ class Pn532Reader(Device):
         driver = self._driver()
         uid = self._read_uid(driver)
         record = self._read_record(driver) if uid is not None and uid != self._presence.current else None
-        return [replace(e, record=record) if isinstance(e, TagLaid) else e for e in self._presence.update(uid)]
+        return list(self._presence.update(uid, record))
 
     def _driver(self) -> Any:
         return (self._link or self._connect()).driver

@@ -31,8 +31,9 @@ class TagPresence:
         """The uid of the tag taken to lie on the reader, or ``None``."""
         return self._current
 
-    def update(self, uid: bytes | None) -> list[TagLaid | TagLifted]:
-        """Feed one poll result: the uid seen, or ``None`` when no tag answered."""
+    def update(self, uid: bytes | None, record: str | None = None) -> list[TagLaid | TagLifted]:
+        """Feed one poll result: the uid seen, or ``None`` when no tag answered, and the text
+        ``record`` read from the tag, which a :class:`TagLaid` carries."""
         if uid is None:
             return self._missed()
         self._misses = 0
@@ -40,7 +41,7 @@ class TagPresence:
             return []
         events: list[TagLaid | TagLifted] = self._lift()
         self._current = uid
-        events.append(TagLaid(self.reader, uid))
+        events.append(TagLaid(self.reader, uid, record))
         return events
 
     def _missed(self) -> list[TagLaid | TagLifted]:

@@ -45,7 +45,7 @@ from typing import Any, Protocol, TypeGuard
 
 from toprace_pi.datafiles import read_toml, shipped_names
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.strip import DARK, MAX_LEDS, RGB
+from toprace_pi.hardware.strip import MAX_LEDS, RGB, CheckedFrame, compose
 from toprace_pi.text import ordinal
 
 #: Seats around the table, each with an optional light.
@@ -98,30 +98,26 @@ class Profile:
         spaces: Mapping[str, RGB] | None = None,
         placements: Mapping[int, RGB] | None = None,
         seats: Mapping[int, RGB] | None = None,
-    ) -> list[RGB]:
+    ) -> CheckedFrame:
         """A whole frame: ``spaces`` by cell id, ``placements`` by place (from 1),
         ``seats`` by the game's seat number (0-5); all other LEDs dark. Seats
-        without a light on this board are left out, since seat lights are optional."""
-        frame = [DARK] * self.led_count
-        for space_id, colour in (spaces or {}).items():
-            if space_id not in self.spaces:
-                raise ValueError(f"the {self.track} profile has no space {space_id!r}")
-            self._paint(frame, self.spaces[space_id], colour)
-        for place, colour in (placements or {}).items():
+        without a light on this board are left out, since seat lights are optional.
+        The frame is checked as it is composed, so the strip takes it as it is."""
+        spaces, placements, seats = spaces or {}, placements or {}, seats or {}
+        if not spaces.keys() <= self.spaces.keys():
+            unknown = next(space_id for space_id in spaces if space_id not in self.spaces)
+            raise ValueError(f"the {self.track} profile has no space {unknown!r}")
+        for place in placements:
             if not 1 <= place <= len(self.placements):
                 raise ValueError(f"place {place} is not from 1 to {len(self.placements)}")
-            self._paint(frame, self.placements[place - 1], colour)
-        for seat, colour in (seats or {}).items():
+        for seat in seats:
             if not 0 <= seat < MAX_SEATS:
                 raise ValueError(f"seat {seat} is not from 0 to {MAX_SEATS - 1}")
-            if seat < len(self.seats):
-                self._paint(frame, self.seats[seat], colour)
-        return frame
-
-    @staticmethod
-    def _paint(frame: list[RGB], leds: tuple[int, ...], colour: RGB) -> None:
-        for led in leds:
-            frame[led] = colour
+        lit = {led: colour for space_id, colour in spaces.items() for led in self.spaces[space_id]}
+        lit.update({led: colour for place, colour in placements.items() for led in self.placements[place - 1]})
+        lit.update({led: colour for seat, colour in seats.items() if seat < len(self.seats)
+                    for led in self.seats[seat]})
+        return compose(self.led_count, lit)
 
     def to_toml(self) -> str:
         """The profile as a file :meth:`from_dict` reads back unchanged; cells are listed in the order

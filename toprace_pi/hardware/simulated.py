@@ -7,10 +7,8 @@ code tested against it behaves the same on the table.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from toprace_pi.hardware import Device, ReaderError
-from toprace_pi.hardware.events import Event, TagLaid
+from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.ndef import encode_record
 from toprace_pi.hardware.presence import TagPresence
 
@@ -89,8 +87,7 @@ class SimulatedReader(Device):
         if self._missing_polls:
             self._missing_polls -= 1
             seen = None
-        events = self._presence.update(seen)
-        return [replace(e, record=self._records.get(e.uid)) if isinstance(e, TagLaid) else e for e in events]
+        return list(self._presence.update(seen, self._records.get(seen) if seen is not None else None))
 
     def write_record(self, text: str) -> bool:
         """Store ``text`` on the tag lying here; ``False`` when there is none. Long texts fail as on an NTAG213."""

@@ -19,7 +19,8 @@ Real backends import their library lazily, so nothing here needs it to be
 installed until a real strip is opened. Every backend checks frames with
 :func:`check_frame`, so a frame the simulation accepts is one the real strip
 accepts. :class:`BrightnessCap` wraps any strip to keep its estimated current
-within the power supply's rating.
+within the power supply's rating; it checks each frame once and hands its strip
+a :class:`CheckedFrame`, which the strip takes as it is.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import logging
 import os
 import re
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -77,30 +78,67 @@ class LedStrip(Protocol):
     def close(self) -> None: ...
 
 
-def check_frame(frame: Sequence[RGB], count: int) -> list[RGB]:
+class CheckedFrame(list[RGB]):
+    """A frame that has passed the check: plain ``(r, g, b)`` tuples of ints 0-255, with ``channels``,
+    the sum of all their values (which the current is linear in).
+
+    :func:`check_frame` hands it back as it is (if its length is right), so a frame is
+    checked once on its way through a :class:`BrightnessCap` to a strip: where it is
+    composed (:func:`compose`) or where the cap takes it. Only this module makes one,
+    and nothing changes one once made."""
+
+    __slots__ = ("channels",)
+
+    def __init__(self, colours: Iterable[RGB], channels: int) -> None:
+        super().__init__(colours)
+        self.channels = channels
+
+
+def check_frame(frame: Sequence[RGB], count: int) -> CheckedFrame:
     """``frame`` as a list of ``(r, g, b)`` tuples, or :class:`ValueError` naming the
     first bad LED: a wrong frame is the caller's bug, not the strip's failure."""
     if len(frame) != count:
         raise ValueError(f"a frame needs {count} colours, one per LED, not {len(frame)}")
-    if _plain(frame):
-        return list(map(tuple, frame))  # type: ignore[arg-type]
-    checked = []
-    for n, colour in enumerate(frame):
-        if not (isinstance(colour, (tuple, list)) and len(colour) == 3 and all(_is_byte(v) for v in colour)):
-            raise ValueError(f"LED {n}: {colour!r} is not an (r, g, b) colour of whole numbers 0-255")
-        checked.append((colour[0], colour[1], colour[2]))
-    return checked
+    if isinstance(frame, CheckedFrame):
+        return frame
+    if not all(map(_is_plain, _distinct(frame))):
+        frame = [_checked(n, colour) for n, colour in enumerate(frame)]
+    return CheckedFrame(frame, _channels(frame))
 
 
-def _plain(frame: Sequence[RGB]) -> bool:
-    """Whether every colour is a tuple or list of three ints 0-255 (and no bool): the check
-    of every frame, made at C speed (:func:`check_frame` then names the first bad LED)."""
-    if not set(map(type, frame)) <= {tuple, list} or set(map(len, frame)) != {3}:
+def compose(count: int, lit: Mapping[int, RGB]) -> CheckedFrame:
+    """A frame of ``count`` LEDs, dark but for the ``lit`` ones (LED index: colour), checked as it is
+    made: the few colours lit, not each LED, so a board's frame takes no check of its own on the way."""
+    if lit and not 0 <= min(lit) <= max(lit) < count:
+        raise ValueError(f"a frame of {count} LEDs has no LED {min(lit) if min(lit) < 0 else max(lit)}")
+    if not all(map(_is_plain, lit.values())):
+        lit = {led: _checked(led, colour) for led, colour in lit.items()}
+    frame = CheckedFrame([DARK] * count, _channels(lit.values()))
+    for led, colour in lit.items():
+        frame[led] = colour
+    return frame
+
+
+def _distinct(colours: Iterable[RGB]) -> Iterable[object]:
+    """Each colour object once: a frame repeats a few colours (dark, above all), so checking each object
+    once checks a whole frame at C speed. By identity, not by equality, since ``(True, 0, 0) == (1, 0, 0)``."""
+    return {id(colour): colour for colour in colours}.values()
+
+
+def _is_plain(colour: object) -> bool:
+    """Whether ``colour`` is a tuple of three ints 0-255 as it stands (lists, bools and the like
+    go to :func:`_checked`, which converts them or names them)."""
+    if type(colour) is not tuple or len(colour) != 3:
         return False
-    values = list(itertools.chain.from_iterable(frame))
-    if set(map(type, values)) != {int}:
-        return False
-    return min(values) >= 0 and max(values) <= 255
+    r, g, b = colour
+    return type(r) is type(g) is type(b) is int and 0 <= r <= 255 and 0 <= g <= 255 and 0 <= b <= 255
+
+
+def _checked(n: int, colour: object) -> RGB:
+    """``colour`` as a plain tuple, or :class:`ValueError` naming LED ``n``."""
+    if not (isinstance(colour, (tuple, list)) and len(colour) == 3 and all(_is_byte(v) for v in colour)):
+        raise ValueError(f"LED {n}: {colour!r} is not an (r, g, b) colour of whole numbers 0-255")
+    return (colour[0], colour[1], colour[2])
 
 
 def _is_byte(value: object) -> bool:
@@ -357,24 +395,43 @@ def _import_library(name: str, install: str) -> ModuleType:
 def estimate_milliamps(frame: Sequence[RGB]) -> float:
     """The current a strip draws showing ``frame``: 20 mA per channel at 255,
     linear below, plus the idle draw of every LED, lit or not."""
-    channels = sum(r + g + b for r, g, b in frame)
-    return channels * MA_PER_CHANNEL / 255 + IDLE_MA_PER_LED * len(frame)
+    return _milliamps(_channels(frame), len(frame))
 
 
 def cap_scale(frame: Sequence[RGB], budget_ma: float) -> float:
     """The factor (at most 1) for every colour value that brings ``frame``'s
     estimate within ``budget_ma``. Only the colour current scales; the idle
     current stays, so a budget below it gives 0 (dark); a dark frame needs no scaling."""
-    idle = IDLE_MA_PER_LED * len(frame)
-    colour = estimate_milliamps(frame) - idle
+    return _fit(_channels(frame), len(frame), budget_ma)
+
+
+def _channels(colours: Iterable[RGB]) -> int:
+    """The sum of every value of ``colours``, which the current is linear in."""
+    return sum(itertools.chain.from_iterable(colours))
+
+
+def _milliamps(channels: int, leds: int) -> float:
+    return channels * MA_PER_CHANNEL / 255 + IDLE_MA_PER_LED * leds
+
+
+def _fit(channels: int, leds: int, budget_ma: float) -> float:
+    """:func:`cap_scale` of a frame of ``leds`` LEDs whose colour values add up to ``channels``."""
+    idle = IDLE_MA_PER_LED * leds
+    colour = _milliamps(channels, leds) - idle
     if colour <= 0 or colour + idle <= budget_ma:
         return 1.0
     return max(0.0, (budget_ma - idle) / colour)
 
 
-def _scaled(frame: list[RGB], factor: float) -> list[RGB]:
-    """Rounds down, so a frame scaled by :func:`cap_scale` stays within budget."""
-    return [(int(r * factor), int(g * factor), int(b * factor)) for r, g, b in frame]
+def _scaled(frame: CheckedFrame, factor: float) -> CheckedFrame:
+    """Rounds down, so a frame scaled by :func:`cap_scale` stays within budget; each colour is
+    scaled once, however many LEDs show it (a checked frame holds plain tuples, equal when alike)."""
+    if factor == 1.0:
+        return frame
+    scaled = {colour: (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
+              for colour in set(frame)}
+    colours = list(map(scaled.__getitem__, frame))
+    return CheckedFrame(colours, _channels(colours))
 
 
 class BrightnessCap(Device):
@@ -411,11 +468,12 @@ class BrightnessCap(Device):
         self._brightness = value
 
     def show(self, frame: Sequence[RGB]) -> None:
+        """Check ``frame``, dim it and hand it on, checked: the strip does not check it again."""
         dimmed = _scaled(check_frame(frame, self.count), self.brightness / 255)
-        self.last_scale = cap_scale(dimmed, self.budget_ma)
+        self.last_scale = _fit(dimmed.channels, self.count, self.budget_ma)
         if self.last_scale < 1.0:
             dimmed = _scaled(dimmed, self.last_scale)
-        self.last_milliamps = estimate_milliamps(dimmed)
+        self.last_milliamps = _milliamps(dimmed.channels, self.count)
         self.strip.show(dimmed)
 
     def close(self) -> None:
@@ -491,12 +549,14 @@ def open_strip(config: Mapping[str, Any], *, count: int | None = None) -> Bright
     service runs on without its LEDs.
     """
     settings = StripSettings.from_config(config if count is None else {"count": count, **config})
-    return BrightnessCap(
-        _start(settings),
-        supply_amps=settings.supply_amps,
-        reserve_amps=settings.reserve_amps,
-        brightness=settings.brightness,
-    )
+    return capped(_start(settings), settings)
+
+
+def capped(strip: LedStrip, settings: StripSettings) -> BrightnessCap:
+    """``strip`` under the :class:`BrightnessCap` that ``settings`` ask for: the table's, or the demo's
+    (the defaults), so the demo's frames take the table's path to its strip."""
+    return BrightnessCap(strip, supply_amps=settings.supply_amps, reserve_amps=settings.reserve_amps,
+                         brightness=settings.brightness)
 
 
 def _start(settings: StripSettings) -> LedStrip:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
-from toprace_pi.core.colour import RGB
+from toprace_pi.core.colour import RGB, is_light
 
 #: Ink for a label on a light colour and on a dark one.
 DARK_INK, LIGHT_INK = "#000000", "#ffffff"
@@ -49,12 +49,6 @@ def css(rgb: RGB) -> str:
 def hex_colour(rgb: RGB) -> str:
     """``#rrggbb``: the form a piece's colour takes, the same in SVG and in a browser's script."""
     return "#{:02x}{:02x}{:02x}".format(*rgb)
-
-
-def is_light(rgb: RGB) -> bool:
-    """Whether dark ink reads better than white on ``rgb`` (its perceived brightness)."""
-    r, g, b = rgb
-    return 0.299 * r + 0.587 * g + 0.114 * b > 140
 
 
 def ink(rgb: RGB) -> str:

@@ -23,7 +23,7 @@ from toprace_pi.hardware.buttons import DEFAULT_PINS, TableButtons
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.keyboard import HELD_UNDO, KeySource
 from toprace_pi.hardware.simulated import SimulatedReader
-from toprace_pi.hardware.strip import SimulatedStrip
+from toprace_pi.hardware.strip import SimulatedStrip, StripSettings, capped
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 
@@ -153,8 +153,9 @@ def demo_devices(controller: TableController, profile: Any, readers: DemoReaders
                  pages: Callable[[Table], Pages] | None = None) -> dict[str, Any]:
     """The simulated devices around ``controller``, as the keyword arguments of a
     :class:`DemoTable` (or of a game's subclass of it): the mock buttons, the strip
-    for the board ``profile``, the readers and the ``console``, polled with them, and
-    the web ``pages`` opened on the table if asked for."""
+    for the board ``profile`` under the table's default brightness cap, the readers
+    and the ``console``, polled with them, and the web ``pages`` opened on the table
+    if asked for."""
     from gpiozero.pins.mock import MockFactory
 
     factory = MockFactory()
@@ -165,7 +166,8 @@ def demo_devices(controller: TableController, profile: Any, readers: DemoReaders
     if console is not None:
         console.controller = controller
         slots = [*slots, ReaderSlot(console.name, lambda: console, clock)]
-    table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
+    table = Table(controller, controller.side.view(profile), slots,
+                  StripSlot(capped(strip, StripSettings(profile.led_count))), events, clock=clock)
     pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
     return {"table": table, "readers": readers, "buttons": buttons, "strip": strip, "pins": pins,
             "console": console, "web": pages(table) if pages is not None else None}

@@ -41,11 +41,17 @@ REFUSED = "the journal is refused and left as it is"
 PRIVATE = 0o600
 
 
+#: A record as its CRC-32 is taken over: ASCII JSON, keys sorted, no spaces (an encoder made once:
+#: ``json.dumps`` with options makes one each call).
+_body = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
 def _line(record: dict[str, Any]) -> bytes:
-    """One record as a line, its CRC-32 over the rest of the record."""
-    body = json.dumps(record, sort_keys=True, separators=(",", ":"))
-    crc = zlib.crc32(body.encode("utf-8"))
-    return json.dumps({**record, "crc": f"{crc:08x}"}, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+    """One record (never empty: it has its number) as a line, its CRC-32 over the rest of the record
+    added as the last key: the body is encoded once, and :func:`_record` takes the CRC out wherever
+    it stands and sorts the rest again."""
+    body = _body(record)
+    return f'{body[:-1]},"crc":"{zlib.crc32(body.encode()):08x}"}}\n'.encode()
 
 
 @dataclass
@@ -252,8 +258,7 @@ def _record(raw: bytes) -> dict[str, Any] | None:
     if not isinstance(record, dict) or not isinstance(record.get("crc"), str):
         return None
     crc = record.pop("crc")
-    body = json.dumps(record, sort_keys=True, separators=(",", ":"))
-    return record if f"{zlib.crc32(body.encode('utf-8')):08x}" == crc else None
+    return record if f"{zlib.crc32(_body(record).encode()):08x}" == crc else None
 
 
 def _game_of(header: dict[str, Any], source: str) -> registry.GameEntry:

@@ -22,6 +22,8 @@ GLOW = 0.12
 OUT = 0.3
 #: Seconds each of several figures on one space is shown before the next.
 ALTERNATE = 0.6
+#: What a filling station and an objective still to win show.
+STATION_GLOW, OBJECTIVE_GLOW = dim(STATION, GLOW), dim(OBJECTIVE, GLOW)
 
 
 class AutoraceView:
@@ -31,9 +33,11 @@ class AutoraceView:
         self.profile = profile
 
     def frame(self, game: Autorace, choice: Choice | None, now: float) -> list[RGB]:
-        board = game.board
-        spaces: dict[str, RGB] = {str(space): dim(STATION, GLOW) for space in board.stations}
-        spaces.update({str(space): dim(OBJECTIVE, GLOW) for space in board.objectives if space not in game.paid})
+        """The frame of ``game`` (a spectator's view, whose every attribute read costs a lookup: each
+        is read once) at time ``now``."""
+        board, paid = game.board, game.paid
+        spaces: dict[str, RGB] = dict.fromkeys(map(str, board.stations), STATION_GLOW)
+        spaces.update({str(space): OBJECTIVE_GLOW for space in board.objectives if space not in paid})
         spaces.update(figures(game, now))
         return self.profile.frame_for(spaces)
 
@@ -41,10 +45,11 @@ class AutoraceView:
 def figures(game: Autorace, now: float) -> Mapping[str, RGB]:
     """The colour shown on each space with figures: several figures on one space take turns."""
     suits = seat_suits(game.board, len(game.names))
+    dropped, in_race = game.dropped, game.in_race
     standing: dict[int, list[RGB]] = {}
     for seat, space in enumerate(game.positions):
-        if not game.dropped[seat]:
+        if not dropped[seat]:
             rgb = suits[seat].rgb
-            standing.setdefault(space, []).append(rgb if game.in_race[seat] else dim(rgb, OUT))
+            standing.setdefault(space, []).append(rgb if in_race[seat] else dim(rgb, OUT))
     turn = int(now / ALTERNATE)
     return {str(space): colours[turn % len(colours)] for space, colours in standing.items()}

@@ -1,7 +1,3 @@
 """Pictures of a track and the cars on it: an unrolled text drawing for terminals
-(:mod:`.terminal`) and the board's real shape as SVG (:mod:`.svg`)."""
-
-from toprace_pi.games.toprace.render.svg import track_svg
-from toprace_pi.games.toprace.render.terminal import render_track
-
-__all__ = ["render_track", "track_svg"]
+(:mod:`.terminal`) and the board's real shape as SVG (:mod:`.svg`), in the colours
+of :mod:`.palette`, which the table's LEDs share (so importing it brings no drawing)."""

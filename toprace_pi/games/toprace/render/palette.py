@@ -5,8 +5,8 @@ each car's ``rgb`` and ``letter`` (see :class:`~toprace_pi.games.toprace.rules.c
 from __future__ import annotations
 
 from toprace_pi.core.colour import OFF, RGB, WHITE
+from toprace_pi.core.colour import is_light as light_colour
 from toprace_pi.games.toprace.rules.cars import Car
-from toprace_pi.render.svg import is_light as light_colour
 from toprace_pi.text import ordinal
 
 __all__ = ["OFF", "RGB", "WHITE", "is_dim", "is_light", "ordinal"]

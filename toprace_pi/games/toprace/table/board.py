@@ -81,7 +81,7 @@ def load_profile(name_or_path: str | Path = DEFAULT_TRACK, track: Track | None =
     """
     source, data = read_document("profiles", name_or_path, profile_names())
     if "track" in data and "profile" not in data:
-        return _profile_of_track_file(Path(name_or_path))
+        return _profile_of_track_file(Path(name_or_path), track)
     if track is None:
         header = data.get("profile")
         slug = header.get("track") if isinstance(header, dict) else None
@@ -93,8 +93,9 @@ def load_profile(name_or_path: str | Path = DEFAULT_TRACK, track: Track | None =
     return Profile.from_dict(data, source, TrackBoard(track))
 
 
-def _profile_of_track_file(track_file: Path) -> Profile:
-    track = load_track(track_file)
+def _profile_of_track_file(track_file: Path, track: Track | None) -> Profile:
+    """The profile of the track file (``track``, when the caller has it read already)."""
+    track = track or load_track(track_file)
     beside = profile_beside(track_file)
     if beside.is_file():
         return load_profile(beside, track)
@@ -112,4 +113,4 @@ def calibration_target(track_name: str, out: Path | None = None) -> ProfileTarge
     beside = profile_beside(track.slug) if track_name not in track_names() else None
     out = out or beside or Path(f"{track_name}.toml")
     found_there = beside is not None and out.resolve() == beside
-    return ProfileTarget(TrackBoard(track), load_profile(track.slug), out, found_there)
+    return ProfileTarget(TrackBoard(track), load_profile(track.slug, track), out, found_there)

@@ -164,7 +164,7 @@ def build_demo_table(
     each seat enters its tips on its own page at each tip round (without them, the tips are noted on the
     players' markers and entered at the end)."""
     cards = load_deck(deck)
-    profile = load_profile(track.slug)
+    profile = load_profile(track.slug, track)
     registry = demo_registry(cards)
     shuffle = random.Random(seed)
     settings = Settings(tuple(names or player_names(players)), races=races, first_opener=seed % players,
@@ -382,7 +382,7 @@ def run_demo(
     at the keyboard ``keys``, which also pauses (space), steps (.) and quits (q); the ``remotes`` on
     their phones, through the web ``pages``."""
     track = load_track(track_name)
-    profile = load_profile(track.slug)
+    profile = load_profile(track.slug, track)
     screen = screen or DemoScreen(lambda text: print(text, end="", flush=True), live=False)
     names, human_seats = seat_names(players, humans)
     remote = remote_seats(names, remotes, human_seats)

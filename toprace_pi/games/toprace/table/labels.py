@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from toprace_pi.core.colour import is_light
 from toprace_pi.games.toprace.rules.cards import Deck, MovementCard
 from toprace_pi.games.toprace.rules.cars import Car, Joker
 from toprace_pi.games.toprace.table.tags import PIT_CARDS_PER_SEAT, identity_key
-from toprace_pi.render.svg import hex_colour, is_light
+from toprace_pi.render.svg import hex_colour
 
 PAGE_MM = (210.0, 297.0)
 MARGIN_MM = 9.0

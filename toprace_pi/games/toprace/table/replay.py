@@ -65,7 +65,7 @@ def _steps(path: Path, warn: Callable[[str], None]) -> Iterator[tuple[Game, dict
     game = loaded.game
     track = game.track
     side = registry.get(type(game).info.name).table()
-    view = side.view(load_profile(track.slug))
+    view = side.view(load_profile(track.slug, track))
 
     def lights() -> dict[int, RGB]:
         return lights_by_space(view.profile, track, view.frame(game, side.choice(game), 0.0))

@@ -161,7 +161,7 @@ class TopRaceTable:
 
     def board_profile(self, profile: str | None, game: Game) -> Profile:
         """The profile ``[files] profile`` names, else the track's own (shipped, or beside its track file)."""
-        return load_profile(profile, track=game.track) if profile else load_profile(game.track.slug)
+        return load_profile(profile or game.track.slug, track=game.track)  # the game's track: not read again
 
     def vocabulary(self, game: Game) -> TopRaceVocabulary:
         return TopRaceVocabulary(game.cars)

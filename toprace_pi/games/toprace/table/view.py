@@ -33,16 +33,15 @@ class TableView:
         self.profile = profile
 
     def frame(self, game: Game, choice: Choice | None, now: float) -> list[RGB]:
-        track = game.track
-        spaces: dict[str, RGB] = {}
-        for car, wait in game.board.waiting.items():
-            spaces[track.space_id(wait.space)] = dim(car.rgb, GLOW)
-        for car, space in game.board.at.items():
-            spaces[track.space_id(space)] = car.rgb
+        """The frame of ``game`` (a spectator's view, whose every attribute read costs a lookup: each
+        is read once) with ``choice``'s options at time ``now``."""
+        track, board, to_move = game.track, game.board, game.to_move
+        spaces = {track.space_id(wait.space): dim(car.rgb, GLOW) for car, wait in board.waiting.items()}
+        spaces.update({track.space_id(space): car.rgb for car, space in board.at.items()})
         if choice is not None:
             spaces.update(self._options(game, choice, now))
-        placements = {n: car.rgb for n, car in enumerate(game.board.finished, 1)}
-        seats = {game.to_move: WHITE} if game.to_move is not None and game.to_move >= 0 else {}
+        placements = {n: car.rgb for n, car in enumerate(board.finished, 1)}
+        seats = {to_move: WHITE} if to_move is not None and to_move >= 0 else {}
         return self.profile.frame_for(spaces, placements, seats)
 
     @staticmethod
