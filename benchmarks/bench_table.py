@@ -26,7 +26,7 @@
   Target: p99 <= 1 ms.
 * The journal's fsync on its own: a record appended and fsynced, again and again,
   on the filesystem of ``play``'s default journal and on /tmp's.
-* Memory: the peak resident size of ``toprace-pi demo --fast`` run as a child
+* Memory: the peak resident size of ``toprace-pi demo --fast --bots greedy`` run as a child
   process (of a small process of its own, which reports it). Target: <= 60 MB.
 
 Every time is given in seconds and in yardsticks (y: ``sum(range(1000))`` timed in
@@ -207,7 +207,7 @@ PEAK = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=Tr
 
 def demo_peak_mb() -> float:
     """Peak resident memory of a whole ``toprace-pi demo --fast`` in a child process."""
-    demo = [sys.executable, "-m", "toprace_pi", "demo", "--fast", "--no-colour"]
+    demo = [sys.executable, "-m", "toprace_pi", "demo", "--fast", "--no-colour", "--bots", "greedy"]
     run = subprocess.run([sys.executable, "-c", PEAK, *demo], check=True, capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parent.parent)
     return int(run.stdout) / 1024
