@@ -62,6 +62,11 @@ STRENGTHS = {s.name: s for s in (Strength("easy", 16, 0.1), Strength("normal", 1
 DEFAULT_STRENGTH = "normal"
 #: More actions than this (bids, trades) are cut to this many before the search.
 CANDIDATES = 8
+#: How sure the search must be to overrule its policy: the best option's lead over the
+#: policy's choice, in the same worlds, must be this many standard errors.
+CONFIDENCE = 1.0
+
+
 #: Each round of the halving plays at least this many worlds: fewer tell the options apart by luck.
 MIN_WORLDS = 4
 #: A playout longer than this many steps is a game that does not end: a bug, said as one.
@@ -137,12 +142,14 @@ class SearchBot:
 
     def __init__(self, seed: int | None, policy: Policy, strength: Strength | str = DEFAULT_STRENGTH,
                  *, score: Score | None = None, horizon: Horizon | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 confidence: float = CONFIDENCE, clock: Callable[[], float] = time.perf_counter) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
         self.score = score
         #: Where a playout stops (``None``: at the end; a long race is judged by ``score`` a few rounds on).
         self.horizon = horizon
+        #: How many standard errors another option must lead the policy's choice by to be chosen.
+        self.confidence = confidence
         self.strength = STRENGTHS[strength] if isinstance(strength, str) else strength
         self.clock = clock
         #: Playouts made for the last decision (for the benchmark).
@@ -175,10 +182,10 @@ class SearchBot:
                 self._compare(seen, seat, options, alive, worths)
                 now = self.clock()
                 if now + (now - began) > deadline:  # the next world would end past the time
-                    return options[_chosen(worths, alive, home)]
+                    return options[_chosen(worths, alive, home, self.confidence)]
             kept = sorted(alive, key=lambda i: -sum(worths[i]))[:max(1, len(alive) // 2)]
             alive = kept if home in kept else [home, *kept]
-        return options[_chosen(worths, alive, home)]
+        return options[_chosen(worths, alive, home, self.confidence)]
 
     def _compare(self, seen: Any, seat: int, options: list[Any], alive: list[int],
                  worths: list[list[float]]) -> None:
@@ -193,12 +200,7 @@ class SearchBot:
             self.last_playouts += 1
 
 
-#: How sure the search must be to overrule its policy: the best option's lead over the
-#: policy's choice, in the same worlds, must be this many standard errors.
-CONFIDENCE = 1.0
-
-
-def _chosen(worths: list[list[float]], alive: list[int], home: int) -> int:
+def _chosen(worths: list[list[float]], alive: list[int], home: int, confidence: float) -> int:
     """The best of ``alive`` if it beats ``home`` (the policy's choice) clearly in the worlds
     both were played in; ``home`` otherwise."""
     best = max(alive, key=lambda i: sum(worths[i]) / len(worths[i]))
@@ -208,4 +210,4 @@ def _chosen(worths: list[list[float]], alive: list[int], home: int) -> int:
     leads = [a - b for a, b in zip(worths[best][-shared:], worths[home][-shared:], strict=True)]
     mean = sum(leads) / shared
     spread = math.sqrt(sum((d - mean) ** 2 for d in leads) / (shared - 1) / shared)
-    return best if mean > CONFIDENCE * spread and mean > 0 else home
+    return best if mean > confidence * spread and mean > 0 else home

@@ -16,6 +16,11 @@ from toprace_pi.games.topspeed.rules.game import TopSpeed
 ROUNDS_AHEAD = 2
 
 
+#: TOP SPEED's search overrules the sensible bot only at two standard errors: at one it won 12.5% of
+#: 24 races against three sensible bots, at two 20.8% (``benchmarks/bench_bots.py --only topspeed``).
+CONFIDENCE = 2.0
+
+
 class SensiblePolicy:
     """The sensible bot's choice on the seat's view, its luck drawn from the playout's generator."""
 
@@ -29,7 +34,7 @@ class SensiblePolicy:
 
 def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) -> SearchBot:
     """A search bot for TOP SPEED, of ``strength`` (see :data:`~toprace_pi.core.search.STRENGTHS`)."""
-    return SearchBot(seed, SensiblePolicy(), strength, score=progress, horizon=rounds_ahead)
+    return SearchBot(seed, SensiblePolicy(), strength, score=progress, horizon=rounds_ahead, confidence=CONFIDENCE)
 
 
 def rounds_ahead(start: TopSpeed) -> Callable[[TopSpeed], bool]:
