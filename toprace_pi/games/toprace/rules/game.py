@@ -17,7 +17,6 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from functools import partial
 from typing import Any, ClassVar, Self, TypeVar, cast
 
 from toprace_pi.core.clone import clone, shared
@@ -356,7 +355,7 @@ class Game:
         :class:`IllegalActionError` and change nothing."""
         carry_out = self._check(action)
         self.log.append(action)
-        carry_out(action)
+        carry_out(self, action)
 
     def parse(self, text: str) -> Action:
         """An action from its notation, its cars named by this game's ids; raises
@@ -368,14 +367,15 @@ class Game:
         self.apply(action)
         return action
 
-    def _check(self, action: Action) -> Callable[[Action], None]:
-        """The method that carries ``action`` out, once its check has passed."""
+    def _check(self, action: Action) -> _Handler:
+        """The function that carries ``action`` out (given the game and the action),
+        once its check has passed."""
         pair = self.HANDLERS.get(self.phase, _NO_HANDLERS).get(type(action))
         if pair is None:
             raise IllegalActionError(self._wrong_time(action))
         check, apply = pair
         check(self, action)
-        return partial(apply, self)
+        return apply
 
     def _no_check(self, action: Action) -> None:
         """For actions that are always allowed in their phase."""
