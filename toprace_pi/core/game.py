@@ -137,65 +137,6 @@ def nth_permutation(items: Sequence[A], index: int) -> list[A]:
     return out
 
 
-#: The game's own methods that change it: a seat's view does not offer them.
-_MUTATORS = frozenset({"apply", "apply_notation"})
-#: Per game class: the names its seats' views refuse (the mutators and its ``SEAT_HIDDEN``) and its
-#: ``SEAT_SECRETS``, worked out once per class rather than looked up on every read.
-_VIEW_RULES: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
-
-
-def _view_rules(cls: type) -> tuple[frozenset[str], frozenset[str]]:
-    rules = _VIEW_RULES.get(cls)
-    if rules is None:
-        hidden = _MUTATORS | frozenset(getattr(cls, "SEAT_HIDDEN", ()))
-        rules = _VIEW_RULES[cls] = (hidden, frozenset(getattr(cls, "SEAT_SECRETS", ())))
-    return rules
-
-
-class SeatView:
-    """A game as one seat sees it, for its bot: everything public reads through; each
-    per-seat secret the game names in ``SEAT_SECRETS`` (a list with an entry per seat)
-    holds only this seat's own entry, the others ``None``; what it names in
-    ``SEAT_HIDDEN`` (a log holding sealed choices), the game's private attributes and
-    its ``apply`` are not there at all, and no attribute can be set through it.
-    ``seat=None`` is a spectator, who sees no seat's secrets. It keeps an honest bot
-    honest; it is no sandbox (a list read through it is the game's own), which is
-    why a game whose bots must be proven blind hands them ``view(seat)`` instead."""
-
-    __slots__ = ("_game", "_seat", "_rules")
-
-    def __init__(self, game: Any, seat: int | None) -> None:
-        object.__setattr__(self, "_game", game)
-        object.__setattr__(self, "_seat", seat)
-        object.__setattr__(self, "_rules", _view_rules(type(game)))
-
-    def __getattribute__(self, name: str) -> Any:
-        """Every read of the view comes here first. (A ``__getattr__`` is asked only after the
-        ordinary lookup has failed, and that failure, an AttributeError raised and caught on each
-        read, cost a bot most of its time.) ``__class__`` is the game's class, so ``isinstance()``
-        sees it and a variant's bot knows its rules."""
-        game = _view_game(self)
-        if name == "__class__":
-            return type(game)
-        hidden, secrets = _view_rules_of(self)
-        if name.startswith("_") or name in hidden:
-            raise AttributeError(f"a seat's view of the game does not show its {name}")
-        value = getattr(game, name)
-        if name in secrets and value is not None:
-            own = _view_seat(self)
-            return [entry if seat == own else None for seat, entry in enumerate(value)]
-        return value
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a seat's view of the game cannot change it ({name})")
-
-
-#: The view's own slots, read past its ``__getattribute__`` (which refuses private names).
-_view_game = SeatView._game.__get__  # type: ignore[attr-defined]
-_view_seat = SeatView._seat.__get__  # type: ignore[attr-defined]
-_view_rules_of = SeatView._rules.__get__  # type: ignore[attr-defined]
-
-
 class GameState(Protocol):
     """The state of one game (see the module's docstring)."""
 

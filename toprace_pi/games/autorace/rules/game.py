@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Self, cast
 
 from toprace_pi.core.clone import clone
-from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo, SeatView
+from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo
+from toprace_pi.core.seat_view import SeatView
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.autorace.rules import events as ev
 from toprace_pi.games.autorace.rules.actions import Action, Choose, Reveal, TakeBack, parse_action

@@ -21,7 +21,8 @@ from typing import Any, ClassVar, Self, TypeVar, cast
 
 from toprace_pi.core.clone import clone, shared
 from toprace_pi.core.game import CHANCE as CHANCE_DECISION
-from toprace_pi.core.game import NOBODY, ChanceOutcomes, Decision, GameInfo, SeatView, nth_combination
+from toprace_pi.core.game import NOBODY, ChanceOutcomes, Decision, GameInfo, nth_combination
+from toprace_pi.core.seat_view import SeatView
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.toprace.rules.actions import (
     Action,
