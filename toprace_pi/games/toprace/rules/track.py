@@ -22,6 +22,8 @@ import bisect
 import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any, TypeGuard
 
 from toprace_pi.core.clone import shared
@@ -32,6 +34,9 @@ FINISH = -1
 FINISH_ID = "finish"
 #: The largest value on a speed card: moves up to this many points are precomputed.
 LOOK_AHEAD = 10
+#: How many sets of spaces a track remembers the next step of (a few thousand in
+#: hundreds of races); beyond this it starts afresh, so memory stays bounded.
+ADVANCED_LIMIT = 1 << 16
 
 LEFT, RIGHT = "left", "right"
 
@@ -101,6 +106,10 @@ class Track:
         self._lane_spaces = {lane: [s.index for s in ss] for lane, ss in by_lane.items()}
         self._rank = [self._rank_key(s) for s in spaces]
         self._ahead = [self._look_ahead(s.index) for s in spaces]
+        #: For moves past other cars, sets of spaces are bit masks (bit ``i``: space ``i``),
+        #: and what one step reaches from a set is remembered per set (see :meth:`_advance`).
+        self._bits = [1 << s.index for s in spaces]
+        self._advanced: dict[int, tuple[int, bool]] = {}
 
     def __repr__(self) -> str:
         return f"<Track {self.name!r}: {len(self.spaces)} spaces in {self.lanes} lanes>"
@@ -166,24 +175,47 @@ class Track:
             ends, within, finishes = self._ahead[start][points]
             if within.isdisjoint(blocked):
                 return points, ends + (FINISH,) if finishes else ends
-        steps_from = self._steps
-        frontier: Iterable[int] = (start,)
+        bits = self._bits
+        free = ~reduce(or_, map(bits.__getitem__, blocked), 0)
+        frontier = bits[start]
         finishes = False
         for step in range(1, points + 1):
-            reached: set[int] = set()
-            for here in frontier:
-                for there in steps_from[here]:
-                    if there < 0:
-                        finishes = True
-                    elif there not in blocked:
-                        reached.add(there)
+            reached, crosses = self._advanced.get(frontier) or self._advance(frontier)
+            finishes = finishes or crosses
+            reached &= free
             if not reached:
                 if finishes:
                     return points, (FINISH,)
-                return step - 1, tuple(sorted(frontier)) if step > 1 else ()
+                return step - 1, self._indexes(frontier) if step > 1 else ()
             frontier = reached
-        ends = tuple(sorted(frontier))
+        ends = self._indexes(frontier)
         return points, ends + (FINISH,) if finishes else ends
+
+    def _advance(self, spaces: int) -> tuple[int, bool]:
+        """The spaces one step reaches from the set ``spaces`` (bit masks), and whether one
+        of them steps across the line. Remembered: the sets a move search meets recur
+        (the track never changes, so this changes no answer)."""
+        if len(self._advanced) >= ADVANCED_LIMIT:
+            self._advanced.clear()
+        reached, crosses = 0, False
+        for here in self._indexes(spaces):
+            for there in self._steps[here]:
+                if there == FINISH:
+                    crosses = True
+                else:
+                    reached |= self._bits[there]
+        self._advanced[spaces] = (reached, crosses)
+        return reached, crosses
+
+    @staticmethod
+    def _indexes(spaces: int) -> tuple[int, ...]:
+        """The space indexes of the bit mask ``spaces``, in order."""
+        found = []
+        while spaces:
+            low = spaces & -spaces
+            found.append(low.bit_length() - 1)
+            spaces ^= low
+        return tuple(found)
 
     def _look_ahead(self, start: int) -> list[tuple[tuple[int, ...], frozenset[int], bool]]:
         """For 0..LOOK_AHEAD points on an empty track: the ends, every space within
