@@ -1013,8 +1013,8 @@ class Game:
         on, or to go back to (UNDO)."""
         return clone(self)
 
-    #: Long lists that only ever hold immutable values: a clone copies them in one go.
-    CLONE_SHALLOW = ("log", "events", "results")
+    #: Lists that only ever hold immutable values: a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "results", "money", "hand_size", "played", "moves_left", "_fleets")
 
     def replayed(self, log: Sequence[Action | str]) -> Game:
         """The same game (settings, track, deck) rebuilt from the start by ``log``."""
