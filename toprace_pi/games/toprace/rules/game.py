@@ -38,7 +38,11 @@ from toprace_pi.games.toprace.rules.actions import (
     Sold,
     Sprint,
     TakeCar,
+    bid_action,
+    joker_action,
+    move_action,
     parse_action,
+    play_action,
 )
 from toprace_pi.games.toprace.rules.auction import Auction
 from toprace_pi.games.toprace.rules.board import Board
@@ -207,7 +211,7 @@ class PendingMove:
     ends: tuple[int, ...]
 
     def actions(self, track: Track) -> list[Action]:
-        return [MoveCar(self.car, track.space_id(end)) for end in self.ends]
+        return [move_action(self.car, track.space_id(end)) for end in self.ends]
 
 
 class Game:
@@ -800,7 +804,7 @@ class Game:
         car = self.moving.car
         if action.car != car:
             raise IllegalActionError(f"{car} is to be moved now, not {action.car}")
-        if action.to not in self.track or self.track.index(action.to) not in self.moving.ends:
+        if self.track.find(action.to) not in self.moving.ends:
             ends = ", ".join(self.move_ends())
             raise IllegalActionError(f"{car} cannot end on {action.to}; it may end on {ends}")
 
@@ -874,7 +878,7 @@ class Game:
     def _legal_bids(self) -> list[Action]:
         assert self.auction is not None
         actions: list[Action] = [Pass()] if self.auction.may_pass() else []
-        return actions + [Bid(a) for a in self.auction.bid_range(self.money)]
+        return actions + [bid_action(a) for a in self.auction.bid_range(self.money)]
 
     @legal(Phase.TAKE_CAR)
     def _legal_takes(self) -> list[Action]:
@@ -886,11 +890,11 @@ class Game:
 
     @legal(Phase.PLAY_CARD)
     def _legal_cards(self) -> list[Action]:
-        return [PlayCard(n) for n in self.playable_cards()]
+        return [play_action(n) for n in self.playable_cards()]
 
     @legal(Phase.CHOOSE_JOKER)
     def _legal_jokers(self) -> list[Action]:
-        return [ChooseJoker(c) for c in self.joker_choices()]
+        return [joker_action(c) for c in self.joker_choices()]
 
     @legal(Phase.SPRINT_OR_BREAKDOWN)
     def _legal_sprint_or_breakdown(self) -> list[Action]:
