@@ -152,7 +152,6 @@ class ReturnCar(Action):
 bid_action = cache(Bid)
 play_action = cache(PlayCard)
 joker_action = cache(ChooseJoker)
-move_action = cache(MoveCar)
 
 
 def parse_action(text: str, cars: CarSet) -> Action:

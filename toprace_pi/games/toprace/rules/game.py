@@ -17,6 +17,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, Self, TypeVar, cast
 
 from toprace_pi.core.clone import clone, shared
@@ -40,7 +41,6 @@ from toprace_pi.games.toprace.rules.actions import (
     TakeCar,
     bid_action,
     joker_action,
-    move_action,
     parse_action,
     play_action,
 )
@@ -64,7 +64,7 @@ from toprace_pi.games.toprace.rules.events import (
     RaceEnded,
     RaceStarted,
 )
-from toprace_pi.games.toprace.rules.track import Track
+from toprace_pi.games.toprace.rules.track import FINISH, Track
 
 CHANCE = -1
 START_CAPITAL = 200_000
@@ -211,7 +211,16 @@ class PendingMove:
     ends: tuple[int, ...]
 
     def actions(self, track: Track) -> list[Action]:
-        return [move_action(self.car, track.space_id(end)) for end in self.ends]
+        moves = _move_actions(self.car, track)
+        return [moves[end] for end in self.ends]
+
+
+@lru_cache(maxsize=64)
+def _move_actions(car: Car, track: Track) -> tuple[MoveCar, ...]:
+    """Every move of ``car`` on ``track``, by the index of the space it ends on (the finish
+    last, so :data:`~toprace_pi.games.toprace.rules.track.FINISH`, -1, finds it), made once:
+    a playout lists the legal moves at each of its moves."""
+    return tuple(MoveCar(car, track.space_id(end)) for end in (*range(len(track.spaces)), FINISH))
 
 
 class Game:
