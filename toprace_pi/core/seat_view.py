@@ -42,20 +42,20 @@ class SeatView:
     _covered: frozenset[str] = frozenset()
 
     def __new__(cls, game: Any, seat: int | None) -> SeatView:
-        kind = _view_type(type(game))
+        kind = _VIEW_TYPES.get(type(game)) or _view_type(type(game))
+        attributes = game.__dict__
+        if not attributes.keys() <= kind._covered:
+            kind._cover(attributes)
         view = object.__new__(kind)
-        _set_dict(view, game.__dict__)
+        _set_dict(view, attributes)
         _set_game(view, game)
         _set_seat(view, seat)
-        kind._cover(game.__dict__)
         return view
 
     @classmethod
     def _cover(cls, attributes: dict[str, Any]) -> None:
         """Refuse the private attributes among ``attributes`` (the game's) that this
         view's class has not seen yet: a game may set new ones at any time."""
-        if attributes.keys() <= cls._covered:
-            return
         for name in attributes.keys() - cls._covered:
             if name.startswith("_"):
                 setattr(cls, name, _Refused(name))
