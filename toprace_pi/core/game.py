@@ -129,12 +129,19 @@ def nth_combination(items: Sequence[A], size: int, index: int) -> list[A]:
 
 
 def nth_permutation(items: Sequence[A], index: int) -> list[A]:
-    """The ``index``-th ordering of ``items`` (in lexicographic order of positions)."""
-    left, out = list(items), []
-    for size in range(len(left), 0, -1):
-        position, index = divmod(index, math.factorial(size - 1))
-        out.append(left.pop(position))
-    return out
+    """The ``index``-th ordering of ``items`` (in lexicographic order of positions). The index's
+    digits in the factorial number system are the positions picked, the last digit first; they
+    are read off by dividing by small numbers (a deck's shuffle is some fifty picks, and a
+    division of its large index by as large a factorial for each cost most of a shuffle)."""
+    left = list(items)
+    if not left:
+        return []
+    positions = []
+    for size in range(1, len(left)):
+        index, position = divmod(index, size)
+        positions.append(position)
+    positions.append(index)
+    return [left.pop(position) for position in reversed(positions)]
 
 
 class GameState(Protocol):
