@@ -754,4 +754,4 @@ def _word(card: Card | None) -> str | None:
 
 
 def _words(cards: Sequence[Card | None]) -> list[str | None]:
-    return [_word(card) for card in cards]
+    return [None if card is None else card.word for card in cards]
