@@ -129,9 +129,10 @@ class Autorace:
         return [seat for seat, racing in enumerate(self.in_race) if racing]
 
     def playable(self, seat: int) -> list[int]:
-        """The number cards ``seat`` may play: those in hand that do not take it past the end."""
-        room = self.board.finish - self.positions[seat]
-        return sorted(card for card in self.hands[seat] if card <= room)
+        """The number cards ``seat`` may play: those in hand that do not take it past the end
+        (all of them while the end is further than the highest card: most of a game)."""
+        room, hand = self.board.finish - self.positions[seat], self.hands[seat]
+        return sorted(hand) if room >= self.board.highest_card else sorted(card for card in hand if card <= room)
 
     def choosing(self) -> list[int]:
         """The seats whose sealed card the round still waits for."""
