@@ -32,8 +32,8 @@ What is measured, and how (one core; CPU time, ``time.process_time``):
 
 Every figure is also given in yardsticks: one yardstick (y) is ``sum(range(1000))``, timed
 just before the figure in the same run (see ``timing.py``), so figures from a busy or slower
-machine can be compared; each figure is measured three times and the round of the median
-ratio is shown. A script that prints figures, not a test: it asserts nothing.
+machine can be compared; each figure is the fastest of three rounds of the same work over the
+fastest yardstick timed beside them. A script that prints figures, not a test: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -123,23 +123,18 @@ class Figure:
 
 
 def measured(name: str, run: Callable[[], float | tuple[float, float]]) -> Figure:
-    """``run`` returns the seconds (or seconds and actions) of one thing. It runs :data:`ROUNDS` times,
-    each time just after the yardstick is timed; the figure is the round of the median ratio (the
-    machine's other work slows some rounds, and the yardstick beside them, unevenly)."""
-    rounds = []
+    """``run`` returns the seconds (or seconds and actions) of the same work each time. It runs
+    :data:`ROUNDS` times with the yardstick timed before each round and after the last, and the
+    figure is the fastest round over the fastest yardstick: the machine's other work slows
+    rounds and yardsticks alike, and the fastest of each is the least disturbed."""
+    units, rounds = [], []
     for _ in range(ROUNDS):
-        unit = yardstick(number=500, repeat=5)
+        units.append(yardstick(number=500, repeat=5))
         result = run()
-        seconds, actions = result if isinstance(result, tuple) else (result, None)
-        rounds.append((seconds / unit, seconds, actions))
-    yardsticks, seconds, actions = sorted(rounds, key=lambda r: r[0])[len(rounds) // 2]
-    return Figure(name, seconds, yardsticks, actions)
-
-
-def cpu(run: Callable[[], object]) -> float:
-    began = time.process_time()
-    run()
-    return time.process_time() - began
+        rounds.append(result if isinstance(result, tuple) else (result, None))
+    units.append(yardstick(number=500, repeat=5))
+    seconds, actions = min(rounds, key=lambda r: r[0])
+    return Figure(name, seconds, seconds / min(units), actions)
 
 
 # --- Top Race ---------------------------------------------------------------------------------------
@@ -197,8 +192,14 @@ def playout_figures(name: str, positions: list[Any], effort: Effort) -> list[Fig
         return (time.process_time() - began) / len(positions), actions / len(positions)
 
     def clones() -> float:
+        """Each copy dropped at once, as a search drops its copies (kept, they would be in every
+        collection of the garbage collector's)."""
         times = max(1, effort.clones // len(positions))
-        return cpu(lambda: [game.clone() for _ in range(times) for game in positions]) / (times * len(positions))
+        began = time.process_time()
+        for _ in range(times):
+            for game in positions:
+                game.clone()
+        return (time.process_time() - began) / (times * len(positions))
 
     return [measured(f"{name}: random playout from mid-game", playouts), measured(f"{name}: clone()", clones)]
 
