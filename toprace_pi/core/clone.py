@@ -6,26 +6,32 @@ changes: immutable values (numbers, strings, tuples, frozen dataclasses, enums) 
 the types a game declares :func:`shared` (its track, its deck: read, never written).
 How each type is copied is worked out once per type, so a clone costs a walk over
 the state's containers and nothing more; a type names in ``CLONE_SHALLOW`` the
-attributes that only ever hold lists of immutable values (the log, the events),
-which are copied without a look at each element.
+attributes that only ever hold containers (lists, dicts, sets) of immutable values
+(the log, the events, where the cars stand), which are copied without a look at each
+element.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 _Copier = Callable[[Any], Any]
 _IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), range, frozenset, tuple, type)
 _copiers: dict[type, _Copier] = {}
+#: The types whose values a clone shares (their copier is :func:`_same`), as a set: the
+#: attributes and elements of a state are mostly of these, and are passed over by a look here.
+_shared_kinds: set[type] = set()
 
 
 def shared(cls: type[T]) -> type[T]:
     """Declare instances of ``cls`` never changed once made: a clone shares them."""
     _copiers[cls] = _same
+    _shared_kinds.add(cls)
     return cls
 
 
@@ -38,6 +44,8 @@ def _copier(cls: type) -> _Copier:
     found = _copiers.get(cls)
     if found is None:
         found = _copiers[cls] = _make_copier(cls)
+        if found is _same:
+            _shared_kinds.add(cls)
     return found
 
 
@@ -51,7 +59,7 @@ def _make_copier(cls: type) -> _Copier:
     if cls is set:
         return set.copy
     if hasattr(cls, "__dict__") and not hasattr(cls, "__slots__"):
-        return _copy_object
+        return partial(_copy_object, shallow=frozenset(getattr(cls, "CLONE_SHALLOW", ())))
     raise TypeError(f"cannot clone a {cls.__name__}: declare it shared() or give it a __dict__")
 
 
@@ -64,23 +72,33 @@ def _same(value: Any) -> Any:
     return value
 
 
+def _all_same(values: Iterable[Any]) -> bool:
+    """Whether every one of ``values`` is shared by a clone (told by the values' types, each looked at once)."""
+    kinds = set(map(type, values))
+    return kinds <= _shared_kinds or all(_copier(kind) is _same for kind in kinds)
+
+
 def _copy_list(items: list[Any]) -> list[Any]:
     """A list of immutable values is copied in one go; any other element by element."""
-    if all(_copier(type(item)) is _same for item in items):
+    if _all_same(items):
         return list(items)
     return [clone(item) for item in items]
 
 
 def _copy_dict(items: dict[Any, Any]) -> dict[Any, Any]:
+    """Keys are immutable; a dict of immutable values too is copied in one go."""
+    if _all_same(items.values()):
+        return dict(items)
     return {key: clone(value) for key, value in items.items()}
 
 
-def _copy_object(value: Any) -> Any:
+def _copy_object(value: Any, shallow: frozenset[str]) -> Any:
     """A new object of the same type with each attribute cloned; the attributes the
-    type names in ``CLONE_SHALLOW`` (long lists of immutable values, such as a log)
-    are copied without looking at their elements."""
-    shallow = getattr(value, "CLONE_SHALLOW", ())
+    type names in ``CLONE_SHALLOW`` (containers of immutable values, such as a log)
+    are copied without looking at their elements, and an immutable one is not copied."""
     other = object.__new__(type(value))
-    other.__dict__.update({name: list(field) if name in shallow else clone(field)
-                           for name, field in value.__dict__.items()})
+    fields, shared_kinds = other.__dict__, _shared_kinds
+    for name, field in value.__dict__.items():
+        kind = type(field)
+        fields[name] = field if kind in shared_kinds else kind(field) if name in shallow else clone(field)
     return other

@@ -129,53 +129,19 @@ def nth_combination(items: Sequence[A], size: int, index: int) -> list[A]:
 
 
 def nth_permutation(items: Sequence[A], index: int) -> list[A]:
-    """The ``index``-th ordering of ``items`` (in lexicographic order of positions)."""
-    left, out = list(items), []
-    for size in range(len(left), 0, -1):
-        position, index = divmod(index, math.factorial(size - 1))
-        out.append(left.pop(position))
-    return out
-
-
-#: The game's own methods that change it: a seat's view does not offer them.
-_MUTATORS = frozenset({"apply", "apply_notation"})
-
-
-class SeatView:
-    """A game as one seat sees it, for its bot: everything public reads through; each
-    per-seat secret the game names in ``SEAT_SECRETS`` (a list with an entry per seat)
-    holds only this seat's own entry, the others ``None``; what it names in
-    ``SEAT_HIDDEN`` (a log holding sealed choices), the game's private attributes and
-    its ``apply`` are not there at all, and no attribute can be set through it.
-    ``seat=None`` is a spectator, who sees no seat's secrets. It keeps an honest bot
-    honest; it is no sandbox (a list read through it is the game's own), which is
-    why a game whose bots must be proven blind hands them ``view(seat)`` instead."""
-
-    __slots__ = ("_game", "_seat")
-
-    def __init__(self, game: Any, seat: int | None) -> None:
-        object.__setattr__(self, "_game", game)
-        object.__setattr__(self, "_seat", seat)
-
-    @property  # type: ignore[misc]
-    def __class__(self) -> type:  # isinstance() sees the game's class, so a variant's bot knows its rules
-        return type(self._game)
-
-    @property
-    def viewer(self) -> int | None:
-        """The seat whose view this is (``None``: a spectator)."""
-        return self._seat
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_") or name in _MUTATORS or name in getattr(self._game, "SEAT_HIDDEN", ()):
-            raise AttributeError(f"a seat's view of the game does not show its {name}")
-        value = getattr(self._game, name)
-        if name in getattr(self._game, "SEAT_SECRETS", ()) and value is not None:
-            return [entry if seat == self._seat else None for seat, entry in enumerate(value)]
-        return value
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"a seat's view of the game cannot change it ({name})")
+    """The ``index``-th ordering of ``items`` (in lexicographic order of positions). The index's
+    digits in the factorial number system are the positions picked, the last digit first; they
+    are read off by dividing by small numbers (a deck's shuffle is some fifty picks, and a
+    division of its large index by as large a factorial for each cost most of a shuffle)."""
+    left = list(items)
+    if not left:
+        return []
+    positions = []
+    for size in range(1, len(left)):
+        index, position = divmod(index, size)
+        positions.append(position)
+    positions.append(index)
+    return [left.pop(position) for position in reversed(positions)]
 
 
 class GameState(Protocol):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from toprace_pi.core.colour import RGB
 
@@ -42,8 +43,9 @@ class Board:
     reconstructed: bool = False
     note: str = ""
 
-    @property
+    @cached_property
     def numbers(self) -> tuple[int, ...]:
+        """The number cards of a set, 1 to :attr:`highest_card` (made once: each card laid is checked against them)."""
         return tuple(range(1, self.highest_card + 1))
 
     @property

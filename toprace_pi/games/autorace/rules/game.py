@@ -20,7 +20,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, ClassVar, Self, cast
 
 from toprace_pi.core.clone import clone
-from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo, SeatView
+from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo
+from toprace_pi.core.seat_view import SeatView
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.autorace.rules import events as ev
 from toprace_pi.games.autorace.rules.actions import Action, Choose, Reveal, TakeBack, parse_action
@@ -129,9 +130,10 @@ class Autorace:
         return [seat for seat, racing in enumerate(self.in_race) if racing]
 
     def playable(self, seat: int) -> list[int]:
-        """The number cards ``seat`` may play: those in hand that do not take it past the end."""
-        room = self.board.finish - self.positions[seat]
-        return sorted(card for card in self.hands[seat] if card <= room)
+        """The number cards ``seat`` may play: those in hand that do not take it past the end
+        (all of them while the end is further than the highest card: most of a game)."""
+        room, hand = self.board.finish - self.positions[seat], self.hands[seat]
+        return sorted(hand) if room >= self.board.highest_card else sorted(card for card in hand if card <= room)
 
     def choosing(self) -> list[int]:
         """The seats whose sealed card the round still waits for."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from toprace_pi.errors import NotationError
@@ -144,6 +145,13 @@ class ReturnCar(Action):
 
     def __str__(self) -> str:
         return f"return {self.car.id} {self.to}"
+
+
+#: The actions the legal lists hold again and again, each made once (an action is an immutable
+#: value, so one object serves every list): a playout asks for the legal actions at every step.
+bid_action = cache(Bid)
+play_action = cache(PlayCard)
+joker_action = cache(ChooseJoker)
 
 
 def parse_action(text: str, cars: CarSet) -> Action:

@@ -25,6 +25,9 @@ class Auction:
     A *lot* is what one auction sells: here a car; in the Stocks variant's
     :class:`~toprace_pi.games.toprace.rules.variants.stocks.OfferAuction` an offer card."""
 
+    #: Lists of numbers and flags only: a clone copies them in one go.
+    CLONE_SHALLOW = ("owned", "bidding")
+
     def __init__(self, player_count: int, opener: int, *, rotate_openers: bool = False) -> None:
         self.player_count = player_count
         self.first_opener = opener

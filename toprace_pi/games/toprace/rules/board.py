@@ -20,6 +20,9 @@ class Waiting:
 class Board:
     """The positions of an edition's ``cars`` on one track. Knows geometry, not turns or money."""
 
+    #: Containers of immutable values only (cars, space indexes, :class:`Waiting`): a clone copies them in one go.
+    CLONE_SHALLOW = ("at", "occupied", "waiting", "finished")
+
     def __init__(self, track: Track, cars: CarSet) -> None:
         self.track = track
         self.cars = cars

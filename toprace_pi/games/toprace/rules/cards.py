@@ -34,13 +34,16 @@ class MovementCard:
     joker: Joker
     #: The cars shown on the card (the joker may not move these).
     cars: frozenset[Car] = field(init=False, repr=False, compare=False)
+    #: What ``str()`` says (``"#12 Red 3 / White 2"``), worded once: every play of the card says it.
+    label: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cars", frozenset(car for car, _ in self.moves if car is not None))
+        parts = (f"{self.joker if car is None else car} {value}" for car, value in self.moves)
+        object.__setattr__(self, "label", f"#{self.number} " + " / ".join(parts))
 
     def __str__(self) -> str:
-        parts = (f"{self.joker if car is None else car} {value}" for car, value in self.moves)
-        return f"#{self.number} " + " / ".join(parts)
+        return self.label
 
     @property
     def has_joker(self) -> bool:
@@ -53,9 +56,14 @@ class SprintBreakdownCard:
 
     number: int
     pair: tuple[Car, Car]
+    #: What ``str()`` says, worded once (see :attr:`MovementCard.label`).
+    label: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "label", f"#{self.number} Sprint/Breakdown {self.pair[0]}-{self.pair[1]}")
 
     def __str__(self) -> str:
-        return f"#{self.number} Sprint/Breakdown {self.pair[0]}-{self.pair[1]}"
+        return self.label
 
 
 SpeedCard = Union[MovementCard, SprintBreakdownCard]

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from functools import total_ordering
+from dataclasses import FrozenInstanceError, dataclass
 from typing import Any
 
 from toprace_pi.core.clone import shared
@@ -31,9 +30,7 @@ _LETTER = re.compile(r"[A-Z]")
 _STAND_IN: dict[str, Any] = {"name": "?", "rgb": (0, 0, 0), "letter": "?"}
 
 
-@total_ordering
-@dataclass(frozen=True, slots=True)
-class Car:
+class Car(int):
     """A race car of one edition.
 
     ``index`` is its place (0-5) in the edition's list; it indexes per-car lists
@@ -42,6 +39,13 @@ class Car:
     ``letter`` its mark on the terminal board. An edition makes each car once;
     two loads of one deck file still give equal cars, so a journal read back
     agrees with the game it belongs to.
+
+    A car is an ``int`` whose value is its index, for its hash: the index (so set order
+    never depends on the interpreter's string-hash seed) computed in C, as cars are
+    looked up in dicts and sets thousands of times a race (where each stands, who owns
+    it, a bot's cars), and a hash written in Python took a tenth of a race's time.
+    Otherwise it is a value of its own: it equals only an equal car (never a number),
+    is always true, says itself by its name, and cannot be changed.
     """
 
     index: int
@@ -50,24 +54,39 @@ class Car:
     rgb: RGB
     letter: str
 
+    def __new__(cls, index: int, id: str, name: str, rgb: RGB, letter: str) -> Car:
+        car = super().__new__(cls, index)
+        car.__dict__.update(index=index, id=id, name=name, rgb=rgb, letter=letter)
+        return car
+
+    __hash__ = int.__hash__
+
     def __eq__(self, other: object) -> bool:
         # The same object first: the cars of one game are, and this is the hot path.
         if self is other:
             return True
         if not isinstance(other, Car):
-            return NotImplemented
+            return False if isinstance(other, int) else NotImplemented
         return (self.index == other.index and self.id == other.id and self.name == other.name
                 and self.rgb == other.rgb and self.letter == other.letter)
 
-    def __hash__(self) -> int:
-        # The index: set order then never depends on the interpreter's string-hash seed.
-        return self.index
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
-    def __index__(self) -> int:
-        return self.index
+    def __bool__(self) -> bool:
+        return True
 
-    def __lt__(self, other: Car) -> bool:
-        return self.index < other.index
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[Car], tuple[int, str, str, RGB, str]]:
+        return Car, (self.index, self.id, self.name, self.rgb, self.letter)
+
+    __format__ = object.__format__
 
     def __str__(self) -> str:
         return self.name

@@ -17,12 +17,13 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from functools import partial
+from functools import lru_cache
 from typing import Any, ClassVar, Self, TypeVar, cast
 
 from toprace_pi.core.clone import clone, shared
 from toprace_pi.core.game import CHANCE as CHANCE_DECISION
-from toprace_pi.core.game import NOBODY, ChanceOutcomes, Decision, GameInfo, SeatView, nth_combination
+from toprace_pi.core.game import NOBODY, ChanceOutcomes, Decision, GameInfo, nth_combination
+from toprace_pi.core.seat_view import SeatView
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.toprace.rules.actions import (
     Action,
@@ -38,7 +39,10 @@ from toprace_pi.games.toprace.rules.actions import (
     Sold,
     Sprint,
     TakeCar,
+    bid_action,
+    joker_action,
     parse_action,
+    play_action,
 )
 from toprace_pi.games.toprace.rules.auction import Auction
 from toprace_pi.games.toprace.rules.board import Board
@@ -60,7 +64,7 @@ from toprace_pi.games.toprace.rules.events import (
     RaceEnded,
     RaceStarted,
 )
-from toprace_pi.games.toprace.rules.track import Track
+from toprace_pi.games.toprace.rules.track import FINISH, Track
 
 CHANCE = -1
 START_CAPITAL = 200_000
@@ -207,7 +211,16 @@ class PendingMove:
     ends: tuple[int, ...]
 
     def actions(self, track: Track) -> list[Action]:
-        return [MoveCar(self.car, track.space_id(end)) for end in self.ends]
+        moves = _move_actions(self.car, track)
+        return [moves[end] for end in self.ends]
+
+
+@lru_cache(maxsize=64)
+def _move_actions(car: Car, track: Track) -> tuple[MoveCar, ...]:
+    """Every move of ``car`` on ``track``, by the index of the space it ends on (the finish
+    last, so :data:`~toprace_pi.games.toprace.rules.track.FINISH`, -1, finds it), made once:
+    a playout lists the legal moves at each of its moves."""
+    return tuple(MoveCar(car, track.space_id(end)) for end in (*range(len(track.spaces)), FINISH))
 
 
 class Game:
@@ -356,7 +369,7 @@ class Game:
         :class:`IllegalActionError` and change nothing."""
         carry_out = self._check(action)
         self.log.append(action)
-        carry_out(action)
+        carry_out(self, action)
 
     def parse(self, text: str) -> Action:
         """An action from its notation, its cars named by this game's ids; raises
@@ -368,14 +381,15 @@ class Game:
         self.apply(action)
         return action
 
-    def _check(self, action: Action) -> Callable[[Action], None]:
-        """The method that carries ``action`` out, once its check has passed."""
+    def _check(self, action: Action) -> _Handler:
+        """The function that carries ``action`` out (given the game and the action),
+        once its check has passed."""
         pair = self.HANDLERS.get(self.phase, _NO_HANDLERS).get(type(action))
         if pair is None:
             raise IllegalActionError(self._wrong_time(action))
         check, apply = pair
         check(self, action)
-        return partial(apply, self)
+        return apply
 
     def _no_check(self, action: Action) -> None:
         """For actions that are always allowed in their phase."""
@@ -799,7 +813,7 @@ class Game:
         car = self.moving.car
         if action.car != car:
             raise IllegalActionError(f"{car} is to be moved now, not {action.car}")
-        if action.to not in self.track or self.track.index(action.to) not in self.moving.ends:
+        if self.track.find(action.to) not in self.moving.ends:
             ends = ", ".join(self.move_ends())
             raise IllegalActionError(f"{car} cannot end on {action.to}; it may end on {ends}")
 
@@ -873,7 +887,7 @@ class Game:
     def _legal_bids(self) -> list[Action]:
         assert self.auction is not None
         actions: list[Action] = [Pass()] if self.auction.may_pass() else []
-        return actions + [Bid(a) for a in self.auction.bid_range(self.money)]
+        return actions + [bid_action(a) for a in self.auction.bid_range(self.money)]
 
     @legal(Phase.TAKE_CAR)
     def _legal_takes(self) -> list[Action]:
@@ -885,11 +899,11 @@ class Game:
 
     @legal(Phase.PLAY_CARD)
     def _legal_cards(self) -> list[Action]:
-        return [PlayCard(n) for n in self.playable_cards()]
+        return [play_action(n) for n in self.playable_cards()]
 
     @legal(Phase.CHOOSE_JOKER)
     def _legal_jokers(self) -> list[Action]:
-        return [ChooseJoker(c) for c in self.joker_choices()]
+        return [joker_action(c) for c in self.joker_choices()]
 
     @legal(Phase.SPRINT_OR_BREAKDOWN)
     def _legal_sprint_or_breakdown(self) -> list[Action]:
@@ -1052,8 +1066,8 @@ class Game:
     def set_left_out(self, cards: list[int]) -> None:
         """Hook: the cards left out of the deal, drawn anew (the base game keeps no record of them)."""
 
-    #: Long lists that only ever hold immutable values: a clone copies them in one go.
-    CLONE_SHALLOW = ("log", "events", "results")
+    #: Lists that only ever hold immutable values: a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "results", "money", "hand_size", "played", "moves_left", "_fleets")
 
     def replayed(self, log: Sequence[Action | str]) -> Game:
         """The same game (settings, track, deck) rebuilt from the start by ``log``."""

@@ -22,6 +22,8 @@ import bisect
 import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any, TypeGuard
 
 from toprace_pi.core.clone import shared
@@ -32,6 +34,9 @@ FINISH = -1
 FINISH_ID = "finish"
 #: The largest value on a speed card: moves up to this many points are precomputed.
 LOOK_AHEAD = 10
+#: How many sets of spaces a track remembers (a few thousand in hundreds of races);
+#: beyond this it starts afresh, so memory stays bounded.
+SETS_LIMIT = 1 << 16
 
 LEFT, RIGHT = "left", "right"
 
@@ -89,7 +94,9 @@ class Track:
         self.spaces = spaces
         self.reconstructed = reconstructed
         self.note = note
-        self._by_id = {s.id: s.index for s in spaces}
+        self._by_id = {s.id: s.index for s in spaces} | {FINISH_ID: FINISH}
+        #: Space ids by index, the finish's last (:data:`FINISH` is -1, so it indexes that one).
+        self._ids = (*(s.id for s in spaces), FINISH_ID)
         self._steps = [s.steps for s in spaces]
         self.starting_spaces: dict[int, int] = {
             s.start: s.index for s in spaces if s.start is not None
@@ -101,6 +108,10 @@ class Track:
         self._lane_spaces = {lane: [s.index for s in ss] for lane, ss in by_lane.items()}
         self._rank = [self._rank_key(s) for s in spaces]
         self._ahead = [self._look_ahead(s.index) for s in spaces]
+        #: For moves past other cars, sets of spaces are bit masks (bit ``i``: space ``i``),
+        #: and what one step reaches from a set is remembered per set (see :meth:`_learn`).
+        self._bits = [1 << s.index for s in spaces]
+        self._sets: dict[int, tuple[tuple[int, ...], int, bool]] = {}
 
     def __repr__(self) -> str:
         return f"<Track {self.name!r}: {len(self.spaces)} spaces in {self.lanes} lanes>"
@@ -122,19 +133,21 @@ class Track:
 
     def __contains__(self, space_id: object) -> bool:
         """Whether ``space_id`` names a space of this track or the finish."""
-        return space_id == FINISH_ID or space_id in self._by_id
+        return space_id in self._by_id
 
     def index(self, space_id: str) -> int:
         """The index of the space called ``space_id``; ``"finish"`` gives :data:`FINISH`."""
-        if space_id == FINISH_ID:
-            return FINISH
         try:
             return self._by_id[space_id]
         except KeyError:
             raise ValueError(f"{self.name} has no space {space_id!r}") from None
 
+    def find(self, space_id: str) -> int | None:
+        """The index of the space called ``space_id`` (``"finish"``: :data:`FINISH`), ``None`` if it names none."""
+        return self._by_id.get(space_id)
+
     def space_id(self, index: int) -> str:
-        return FINISH_ID if index == FINISH else self.spaces[index].id
+        return self._ids[index]
 
     def front(self, index: int) -> float:
         return self.spaces[index].front
@@ -166,24 +179,46 @@ class Track:
             ends, within, finishes = self._ahead[start][points]
             if within.isdisjoint(blocked):
                 return points, ends + (FINISH,) if finishes else ends
-        steps_from = self._steps
-        frontier: Iterable[int] = (start,)
+        bits = self._bits
+        free = ~reduce(or_, map(bits.__getitem__, blocked), 0)
+        frontier = bits[start]
         finishes = False
         for step in range(1, points + 1):
-            reached: set[int] = set()
-            for here in frontier:
-                for there in steps_from[here]:
-                    if there < 0:
-                        finishes = True
-                    elif there not in blocked:
-                        reached.add(there)
+            _, reached, crosses = self._sets.get(frontier) or self._learn(frontier)
+            finishes = finishes or crosses
+            reached &= free
             if not reached:
                 if finishes:
                     return points, (FINISH,)
-                return step - 1, tuple(sorted(frontier)) if step > 1 else ()
+                return step - 1, self._spaces_of(frontier) if step > 1 else ()
             frontier = reached
-        ends = tuple(sorted(frontier))
+        ends = self._spaces_of(frontier)
         return points, ends + (FINISH,) if finishes else ends
+
+    def _spaces_of(self, spaces: int) -> tuple[int, ...]:
+        """The space indexes of the bit mask ``spaces``, in order."""
+        return (self._sets.get(spaces) or self._learn(spaces))[0]
+
+    def _learn(self, spaces: int) -> tuple[tuple[int, ...], int, bool]:
+        """For the set ``spaces`` (a bit mask): its space indexes in order, the spaces one
+        step reaches from it, and whether one of them steps across the line. Remembered:
+        the sets a move search meets recur (the track never changes, so this changes no answer)."""
+        if len(self._sets) >= SETS_LIMIT:
+            self._sets.clear()
+        indexes, rest = [], spaces
+        while rest:
+            low = rest & -rest
+            indexes.append(low.bit_length() - 1)
+            rest ^= low
+        reached, crosses = 0, False
+        for here in indexes:
+            for there in self._steps[here]:
+                if there == FINISH:
+                    crosses = True
+                else:
+                    reached |= self._bits[there]
+        known = self._sets[spaces] = (tuple(indexes), reached, crosses)
+        return known
 
     def _look_ahead(self, start: int) -> list[tuple[tuple[int, ...], frozenset[int], bool]]:
         """For 0..LOOK_AHEAD points on an empty track: the ends, every space within

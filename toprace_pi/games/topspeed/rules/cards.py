@@ -66,11 +66,12 @@ class Card:
 
     kind: Kind
     points: int = 0
+    #: Its name in data files and the notation: the points of a movement card, else its kind. Made
+    #: once: every view of a race names every card of every row and discard pile.
+    word: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def word(self) -> str:
-        """Its name in data files and the notation: the points of a movement card, else its kind."""
-        return str(self.points) if self.kind is Kind.MOVEMENT else self.kind.value
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "word", str(self.points) if self.kind is Kind.MOVEMENT else self.kind.value)
 
     @property
     def is_green(self) -> bool:

@@ -19,7 +19,8 @@ from functools import partial
 from typing import Any, ClassVar, Self, cast
 
 from toprace_pi.core.clone import clone
-from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo, SeatView, nth_permutation
+from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo, nth_permutation
+from toprace_pi.core.seat_view import SeatView
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.topspeed.rules import events as ev
 from toprace_pi.games.topspeed.rules.actions import (
@@ -776,4 +777,4 @@ def _word(card: Card | None) -> str | None:
 
 
 def _words(cards: Sequence[Card | None]) -> list[str | None]:
-    return [_word(card) for card in cards]
+    return [None if card is None else card.word for card in cards]

@@ -71,6 +71,7 @@ from toprace_pi.games.toprace.rules.actions import (
     PlayCard,
     no_arguments,
     one_argument,
+    play_action,
     register_notation,
     whole_number,
 )
@@ -226,7 +227,7 @@ class PitStopGame(Game):
         if self.pit_waiting[seat]:
             actions = [CollectPitStop(n) for n in self.pit_waiting[seat]]
         else:
-            actions = [PlayCard(n) for n in self.playable_cards()]
+            actions = [play_action(n) for n in self.playable_cards()]
             if self.hand_size[seat] == 0 or self.PASS_WITH_CARDS:
                 actions.append(Pass())
         if self.free_pit_stops(seat):

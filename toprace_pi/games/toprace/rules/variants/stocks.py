@@ -85,6 +85,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from typing import Any
 
@@ -198,16 +199,35 @@ def trade(holdings: list[int], action: Trade, name: str = "the player") -> list[
 
 
 def possible_trades(holdings: list[int], cars: CarSet) -> list[Trade]:
-    """Every legal trade of ``cars`` for ``holdings``, in a fixed order."""
+    """Every legal trade of ``cars`` for ``holdings``, in a fixed order: by the stocks sold,
+    then by those bought, each pair in the order of :func:`itertools.combinations_with_replacement`."""
+    return list(_trades_allowed(tuple(cars), tuple(map(_trade_limits, holdings))))
+
+
+def _trade_limits(held: int) -> tuple[int, int]:
+    """All that decides which trades a car's ``held`` stocks allow: how many of them may be
+    sold, and how many may be bought before the car's limit, each counted up to TRADE_SIZE."""
+    return min(held, TRADE_SIZE), max(-TRADE_SIZE, min(MAX_STOCKS - held, TRADE_SIZE))
+
+
+@lru_cache(maxsize=256)
+def _trades_allowed(cars: tuple[Car, ...], limits: tuple[tuple[int, int], ...]) -> tuple[Trade, ...]:
+    """The trades that a player whose holdings have these ``limits`` (:func:`_trade_limits`,
+    by car) may make: a stock round asks on every trade, and the same few limits come back."""
+
+    def allowed(trade: Trade) -> bool:
+        sold = trade.sell.count
+        return (all(sold(car) <= limits[car][0] for car in trade.sell)
+                and all(trade.buy.count(car) <= limits[car][1] + sold(car) for car in trade.buy))
+
+    return tuple(filter(allowed, _every_trade(cars)))
+
+
+@cache
+def _every_trade(cars: tuple[Car, ...]) -> tuple[Trade, ...]:
+    """Every pair of stocks sold with every pair bought (441 trades of six cars), made once an edition."""
     pairs = list(combinations_with_replacement(cars, TRADE_SIZE))
-    found = []
-    for sell in pairs:
-        if any(sell.count(car) > holdings[car] for car in sell):
-            continue
-        for buy in pairs:
-            if all(holdings[car] - sell.count(car) + buy.count(car) <= MAX_STOCKS for car in buy):
-                found.append(Trade(sell, buy))
-    return found
+    return tuple(Trade(sell, buy) for sell in pairs for buy in pairs)
 
 
 def stock_payout(holdings: list[int], placements: Sequence[Car]) -> int:
