@@ -67,7 +67,9 @@ class SeatView:
         return _get_seat(self)
 
     def __getattr__(self, name: str) -> Any:
-        """Only what neither the view's class nor the game's attributes hold comes here."""
+        """What neither the view's class nor the game's attributes hold comes here, and so does
+        what the class refuses (Python asks here when a descriptor raises AttributeError): a
+        refused name must be refused again, not looked up on the game."""
         if name.startswith("_") or name in type(self)._hidden:
             raise AttributeError(f"a seat's view of the game does not show its {name}")
         return getattr(_get_game(self), name)

@@ -217,8 +217,8 @@ class Track:
                     crosses = True
                 else:
                     reached |= self._bits[there]
-        known = self._sets[spaces] = (tuple(indexes), reached, crosses)
-        return known
+        self._sets[spaces] = (tuple(indexes), reached, crosses)
+        return self._sets[spaces]
 
     def _look_ahead(self, start: int) -> list[tuple[tuple[int, ...], frozenset[int], bool]]:
         """For 0..LOOK_AHEAD points on an empty track: the ends, every space within
