@@ -35,7 +35,7 @@ from test_properties import (
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError, NotationError
-from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.bots import SIMPLE_KINDS
 from toprace_pi.games.toprace.rules import Breakdown, Car, Game, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
 from toprace_pi.games.toprace.rules.actions import Action, Deal, MoveCar, parse_action
 from toprace_pi.games.toprace.rules.events import (
@@ -486,7 +486,7 @@ class PitSetup:
 def pit_setups(draw: st.DrawFn, races: st.SearchStrategy[int] = st.just(1)) -> PitSetup:
     players = draw(st.integers(2, 6))
     mode = draw(st.sampled_from(("random", "greedy", "mix")))
-    kinds = (tuple(draw(st.lists(st.sampled_from(BOT_KINDS), min_size=players, max_size=players)))
+    kinds = (tuple(draw(st.lists(st.sampled_from(SIMPLE_KINDS), min_size=players, max_size=players)))
              if mode == "mix" else (mode,) * players)
     return PitSetup(draw(st.sampled_from(TRACKS)), kinds, draw(st.integers(0, 2**32 - 1)),
                     draw(st.sampled_from(VARIANTS)), draw(races), draw(st.booleans()))

@@ -35,7 +35,7 @@ from test_stocks import illegal as stocks_illegal
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.bots import SIMPLE_KINDS
 from toprace_pi.games.toprace.bots.greedy import GreedyBot
 from toprace_pi.games.toprace.rules import Game, Pass, Phase, PlayCard, Settings
 from toprace_pi.games.toprace.rules.actions import Action, Deal, parse_action
@@ -399,7 +399,7 @@ class PSSetup:
 def ps_setups(draw: st.DrawFn, races: st.SearchStrategy[int] = st.just(1)) -> PSSetup:
     players = draw(st.integers(2, 6))
     mode = draw(st.sampled_from(("random", "greedy", "mix")))
-    kinds = (tuple(draw(st.lists(st.sampled_from(BOT_KINDS), min_size=players, max_size=players)))
+    kinds = (tuple(draw(st.lists(st.sampled_from(SIMPLE_KINDS), min_size=players, max_size=players)))
              if mode == "mix" else (mode,) * players)
     return PSSetup(draw(st.sampled_from(TRACKS)), kinds, draw(st.integers(0, 2**32 - 1)), draw(races),
                    draw(st.booleans()))

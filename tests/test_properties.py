@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from scenarios import CARS, RED
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.bots import SIMPLE_KINDS
 from toprace_pi.games.toprace.data import load_deck, load_track, track_names
 from toprace_pi.games.toprace.rules.actions import (
     Action,
@@ -125,7 +125,7 @@ def setups(draw: st.DrawFn, races: st.SearchStrategy[int] = ONE_RACE) -> Setup:
     players = draw(st.integers(2, 6))
     mode = draw(st.sampled_from(("random", "greedy", "mix")))
     if mode == "mix":
-        kinds = tuple(draw(st.lists(st.sampled_from(BOT_KINDS), min_size=players, max_size=players)))
+        kinds = tuple(draw(st.lists(st.sampled_from(SIMPLE_KINDS), min_size=players, max_size=players)))
     else:
         kinds = (mode,) * players
     return Setup(

@@ -18,7 +18,7 @@ from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.games.toprace.bots import BOT_KINDS
+from toprace_pi.games.toprace.bots import SIMPLE_KINDS
 from toprace_pi.games.toprace.bots.greedy import GreedyBot
 from toprace_pi.games.toprace.data import load_track, track_names
 from toprace_pi.games.toprace.rules import (
@@ -619,7 +619,7 @@ def setups(draw: st.DrawFn, races: st.SearchStrategy[int] = st.just(1)) -> Setup
     players = draw(st.integers(2, 6))
     mode = draw(st.sampled_from(("random", "greedy", "mix")))
     if mode == "mix":
-        kinds = tuple(draw(st.lists(st.sampled_from(BOT_KINDS), min_size=players, max_size=players)))
+        kinds = tuple(draw(st.lists(st.sampled_from(SIMPLE_KINDS), min_size=players, max_size=players)))
     else:
         kinds = (mode,) * players
     return Setup(draw(st.sampled_from(TRACKS)), kinds, draw(st.integers(0, 2**32 - 1)), draw(races),

@@ -231,7 +231,7 @@ def test_each_bot_decides_on_its_own_seats_view_alone(monkeypatch):
             seen.append(view)
             return view["my_options"][self.seed % len(view["my_options"])]
 
-    monkeypatch.setattr("toprace_pi.games.autorace.table.demo.make_bot", lambda kind, seed: Spy(seed))
+    monkeypatch.setattr("toprace_pi.games.autorace.table.demo.make_bot", lambda kind, seed, strength=None: Spy(seed))
     demo = build_demo_table(3, say=lambda _: None)
     try:
         bots = DemoPlayers(["spy"] * 3, 1)

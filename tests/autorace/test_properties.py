@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toprace_pi.games.autorace.bots import BOT_KINDS, Bot, make_bot
+from toprace_pi.games.autorace.bots import SIMPLE_KINDS, Bot, make_bot
 from toprace_pi.games.autorace.data import load_board
 from toprace_pi.games.autorace.rules import Autorace, Choose, Reveal, Settings, TakeBack
 from toprace_pi.games.autorace.rules import events as ev
@@ -49,7 +49,7 @@ class Series:
 @st.composite
 def series(draw: st.DrawFn) -> Series:
     players = draw(st.integers(2, len(BOARD.suits)))
-    bots = draw(st.lists(st.sampled_from(BOT_KINDS), min_size=players, max_size=players))
+    bots = draw(st.lists(st.sampled_from(SIMPLE_KINDS), min_size=players, max_size=players))
     return Series(tuple(bots), draw(st.integers(1, 3)), draw(st.sampled_from((0, 32))), draw(st.integers(0, 2**20)))
 
 

@@ -83,7 +83,7 @@ def test_the_random_bot_picks_one_of_its_seats_options_from_the_view_alone():
         game.apply(game.chance_outcomes().sample(random.Random(1)))
     seat = game.decision.seats[0]
     assert str(bot.choose(game.view(seat))) in game.view(seat)["my_options"]
-    assert BOT_KINDS == ("random", "sensible")
+    assert BOT_KINDS == ("random", "sensible", "search")
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("clever", 1)
 

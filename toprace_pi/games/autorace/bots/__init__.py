@@ -28,3 +28,5 @@ from toprace_pi.games.autorace.bots.sensible import SensibleBot  # noqa: E402
 
 _KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "sensible": SensibleBot, "search": search_bot}
 BOT_KINDS = tuple(_KINDS)
+#: The bots that decide at once (no search): what the property tests play thousands of games with.
+SIMPLE_KINDS = ("random", "sensible")

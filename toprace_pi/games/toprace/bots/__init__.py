@@ -37,3 +37,5 @@ from toprace_pi.games.toprace.bots.search import search_bot  # noqa: E402
 
 _KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": search_bot}
 BOT_KINDS = tuple(_KINDS)
+#: The bots that decide at once (no search): what the property tests play thousands of games with.
+SIMPLE_KINDS = ("random", "greedy")

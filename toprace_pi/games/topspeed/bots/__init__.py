@@ -23,6 +23,8 @@ class Bot(Protocol):
 
 KINDS: dict[str, Callable[..., Bot]] = {"random": RandomBot, "sensible": SensibleBot, "search": search_bot}
 BOT_KINDS = tuple(KINDS)
+#: The bots that decide at once (no search): what the property tests play thousands of games with.
+SIMPLE_KINDS = ("random", "sensible")
 
 
 def make_bot(kind: str, seed: int, strength: str | None = None) -> Bot:
