@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
-import random
 import statistics
 import sys
 import time
@@ -109,7 +108,9 @@ class Timed:
     """The search bot, with the time of every decision it searched kept."""
 
     def __init__(self, bot: SearchBot) -> None:
-        self.bot, self.seconds, self.playouts = bot, [], []  # type: tuple[SearchBot, list[float], list[int]]
+        self.bot = bot
+        self.seconds: list[float] = []
+        self.playouts: list[int] = []
 
     def choose(self, seen: Any) -> Any:
         began = time.perf_counter()
@@ -177,5 +178,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    random.seed(0)
     sys.exit(main())

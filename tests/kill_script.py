@@ -25,6 +25,7 @@ from kill_runner import build_table, encode, result_of, settings_for, settings_t
 from toprace_pi.games.toprace.data import load_deck, load_track
 from toprace_pi.games.toprace.rules import Phase, PlayCard
 from toprace_pi.games.toprace.rules.variants import new_game
+from toprace_pi.games.toprace.simulate import seat_kinds
 from toprace_pi.games.toprace.table.demo import DemoPlayers, TopRaceDemo, build_demo_table, card_uid
 from toprace_pi.hardware.events import ButtonPressed, Event
 
@@ -68,7 +69,7 @@ def record_script(players: int, seed: int, *, races: int = 1, variant: str = "ba
         handle(event)
 
     controller.handle = recording  # type: ignore[method-assign]
-    kinds = [("greedy", "random")[s % 2] for s in range(players)] if bots == "mixed" else [bots] * players
+    kinds = seat_kinds(bots, players)
     bots_at_table = DemoPlayers(kinds, seed)
     rng = random.Random(seed * 7919 + players)
     hold_at = set(rng.sample(range(10, 120), holds))

@@ -176,10 +176,11 @@ class SearchBot:
         home = options.index(preferred)
         alive, deadline = list(range(len(options))), self.clock() + self.strength.seconds
         rounds = max(1, math.ceil(math.log2(len(options))))
+        far_enough = None if self.horizon is None else self.horizon(seen)
         for _ in range(rounds):
             for _ in range(max(MIN_WORLDS, self.strength.playouts // (rounds * len(alive)))):
                 began = self.clock()
-                self._compare(seen, seat, options, alive, worths)
+                self._compare(seen, seat, options, alive, worths, far_enough)
                 now = self.clock()
                 if now + (now - began) > deadline:  # the next world would end past the time
                     return options[_chosen(worths, alive, home, self.confidence)]
@@ -187,11 +188,10 @@ class SearchBot:
             alive = kept if home in kept else [home, *kept]
         return options[_chosen(worths, alive, home, self.confidence)]
 
-    def _compare(self, seen: Any, seat: int, options: list[Any], alive: list[int],
-                 worths: list[list[float]]) -> None:
-        """One world, every option still in it played out with the same luck."""
+    def _compare(self, seen: Any, seat: int, options: list[Any], alive: list[int], worths: list[list[float]],
+                 far_enough: Callable[[Any], bool] | None) -> None:
+        """One world, every option still in it played out with the same luck (to ``far_enough``)."""
         world, luck = seen.determinized(seat, self.rng), self.rng.random()
-        far_enough = None if self.horizon is None else self.horizon(seen)
         for i in alive:
             trial = world.clone()
             trial.apply(options[i])

@@ -37,19 +37,22 @@ class BotSeats:
         self.inbox = inbox
         #: The seats thinking now, with the step their decision came at.
         self._thinking: dict[int, int] = {}
+        #: The step last looked at, unless a choice was refused since (then the seats look again).
+        self._looked: int | None = None
         self._lock = threading.Lock()
 
     def watch(self) -> None:
         """Set each bot seat whose decision it is thinking, unless it already is about this step."""
         game = self.controller.game
         step = len(game.log)
+        if step == self._looked or game.is_over:
+            return
+        self._looked = step
         for seat, bot in self.bots.items():
-            if game.is_over or not self.controller.seat_options(seat):
+            if not self.controller.seat_options(seat):
                 continue
             with self._lock:
-                if self._thinking.get(seat) == step:
-                    continue
-                if seat in self._thinking:  # still thinking about an older step: it is told when done
+                if seat in self._thinking:  # it is told when its choice is taken or refused
                     continue
                 self._thinking[seat] = step
             seen = shown_to(bot, game.clone(), seat)
@@ -70,3 +73,4 @@ class BotSeats:
             log.info("the table refused the bot of seat %d: %s", seat + 1, reason)
         with self._lock:
             self._thinking.pop(seat, None)
+            self._looked = None
