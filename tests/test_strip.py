@@ -457,10 +457,33 @@ class TestBrightnessCap:
         checked = []
         real = strip_module._is_plain
         monkeypatch.setattr(strip_module, "_is_plain", lambda colour: checked.append(colour) or real(colour))
+        monkeypatch.setattr(strip_module, "_PLAIN", {})
         inner = SimulatedStrip(3)
-        BrightnessCap(inner, supply_amps=3.0, brightness=brightness).show([RED, RED, (1, 2, 3)])
+        cap = BrightnessCap(inner, supply_amps=3.0, brightness=brightness)
+        cap.show([RED, RED, (1, 2, 3)])
         assert checked == [RED, (1, 2, 3)]  # each colour once, however many LEDs show it
         assert isinstance(inner.last, CheckedFrame) and inner.last.channels == sum(map(sum, inner.last))
+        cap.show([(1, 2, 3), RED, RED])
+        assert checked == [RED, (1, 2, 3)]  # the same colour objects again: known, not checked again
+
+    def test_a_colour_known_plain_does_not_vouch_for_an_equal_one(self, monkeypatch):
+        monkeypatch.setattr(strip_module, "_PLAIN", {})
+        inner = SimulatedStrip(2)
+        inner.show([(1, 0, 0), DARK])
+        inner.show([(1, 0, 0), [0, 0, 0]])  # a list equal to a colour known plain: made a tuple
+        assert inner.last == [(1, 0, 0), DARK] and type(inner.last[1]) is tuple
+        with pytest.raises(ValueError, match="LED 0"):
+            inner.show([(True, 0, 0), DARK])  # equal to (1, 0, 0), which is known: refused all the same
+        with pytest.raises(ValueError, match="LED 1"):
+            inner.show([(1, 0, 0), (0, 0, 256)])
+
+    def test_the_cache_of_known_colours_stays_bounded(self, monkeypatch):
+        monkeypatch.setattr(strip_module, "_PLAIN", {})
+        monkeypatch.setattr(strip_module, "PLAIN_CACHE", 8)
+        inner = SimulatedStrip(1)
+        for n in range(50):
+            inner.show([(n, 0, 0)])
+        assert 0 < len(strip_module._PLAIN) <= 8
 
     def test_passes_count_and_close_and_checks_frames(self):
         inner = SimulatedStrip(2)

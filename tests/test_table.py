@@ -134,6 +134,24 @@ def test_the_strip_shows_cars_legal_ends_and_a_blinking_cursor(deck):
     table.close()
 
 
+def test_a_cards_lights_come_before_its_news():
+    """The LEDs are the table's quick answer: a card laid changes them before a sentence is said."""
+    said: list[tuple[str, int]] = []
+    frames: list[object] = []
+    table = build_demo_table(load_track("speed-street"), 4, 3, clock=Clock(), on_frame=frames.append,
+                             say=lambda sentence: said.append((sentence, len(frames))))
+    players = DemoPlayers(["greedy"] * 4, seed=3)
+    try:
+        play_until(table, players, lambda g: g.phase is Phase.PLAY_CARD and len(g.log) > 20)
+        before, shown = len(said), len(frames)
+        players.act(table)  # the bot lays its speed card on the discard reader
+        news = said[before:]
+        assert news, "a card laid is told"
+        assert all(frames > shown for _, frames in news), (shown, news)
+    finally:
+        table.close()
+
+
 def test_finished_cars_light_their_placement_spaces():
     table, said, _ = demo(players=2, seed=5)
     game = play_demo(table, DemoPlayers(["greedy"] * 2, seed=5))

@@ -101,7 +101,7 @@ def check_frame(frame: Sequence[RGB], count: int) -> CheckedFrame:
         raise ValueError(f"a frame needs {count} colours, one per LED, not {len(frame)}")
     if isinstance(frame, CheckedFrame):
         return frame
-    if not all(map(_is_plain, _distinct(frame))):
+    if not _all_plain(_distinct(frame)):
         frame = [_checked(n, colour) for n, colour in enumerate(frame)]
     return CheckedFrame(frame, _channels(frame))
 
@@ -111,7 +111,7 @@ def compose(count: int, lit: Mapping[int, RGB]) -> CheckedFrame:
     made: the few colours lit, not each LED, so a board's frame takes no check of its own on the way."""
     if lit and not 0 <= min(lit) <= max(lit) < count:
         raise ValueError(f"a frame of {count} LEDs has no LED {min(lit) if min(lit) < 0 else max(lit)}")
-    if not all(map(_is_plain, lit.values())):
+    if not _all_plain(lit.values()):
         lit = {led: _checked(led, colour) for led, colour in lit.items()}
     frame = CheckedFrame([DARK] * count, _channels(lit.values()))
     for led, colour in lit.items():
@@ -123,6 +123,27 @@ def _distinct(colours: Iterable[RGB]) -> Iterable[object]:
     """Each colour object once: a frame repeats a few colours (dark, above all), so checking each object
     once checks a whole frame at C speed. By identity, not by equality, since ``(True, 0, 0) == (1, 0, 0)``."""
     return {id(colour): colour for colour in colours}.values()
+
+
+#: Colour objects found plain, by identity. Each is kept alive by the cache, so its id is not
+#: another object's while it is in it; a tuple of ints cannot change, so it stays plain.
+_PLAIN: dict[int, object] = {}
+#: The cache is emptied when it holds this many: a board lights a few dozen colours.
+PLAIN_CACHE = 4096
+
+
+def _all_plain(colours: Iterable[object]) -> bool:
+    """Whether every one of ``colours`` is plain (:func:`_is_plain`): the palette's colours and the
+    glows made from them recur in every frame, so each is checked once, then known by identity."""
+    known = _PLAIN
+    for colour in colours:
+        if known.get(id(colour)) is not colour:
+            if not _is_plain(colour):
+                return False
+            if len(known) >= PLAIN_CACHE:
+                known.clear()
+            known[id(colour)] = colour
+    return True
 
 
 def _is_plain(colour: object) -> bool:

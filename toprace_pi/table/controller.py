@@ -98,6 +98,10 @@ class TableController:
         self._history: deque[Any] = deque(maxlen=UNDO_DEPTH)
         #: Opens a joining step for the seats' phones (held PASS) and says what to do; set by the web pages.
         self.join: Callable[[], str] | None = None
+        #: Shows the game on the LEDs; set by the table. Called once a step is taken and the next
+        #: decision set up, before the step's news and the prompt are said: the lights are the table's
+        #: quick answer to a card, and a sentence waits for a speaker anyway.
+        self.show: Callable[[], None] | None = None
         self._page: Any = None
         self._prepare()
 
@@ -246,8 +250,7 @@ class TableController:
                 self.game.check(actions[0])
             self.journal.append(actions, input_number=self.inputs, by=None if automatic else self._input)
         for action in actions:
-            self.game.apply(action)
-            self._tell_events()
+            self.game.apply(action)  # its events are told by the _prepare that follows
 
     @staticmethod
     def _unsaved(exc: OSError) -> str:
@@ -310,6 +313,7 @@ class TableController:
             try:
                 self._commit(due, automatic=True)  # it follows the last input (a race's end), it is none
             except OSError as exc:  # tried again with the next input
+                self._tell_events()
                 taken = "the last step was taken, but " if game.log else ""
                 self.refuse(f"{taken}{what} could not be saved ({exc.strerror or exc}): "
                             "it is tried again at the next input")
@@ -320,6 +324,9 @@ class TableController:
         else:
             raise RuntimeError("the game takes steps without end and never waits for anyone")
         self.choice = None if self.entry is not None else self.side.choice(game)
+        if self.show is not None:
+            self.show()
+        self._tell_events()
         if not game.is_over and not quiet:
             self._say_prompt(again=True)  # a new decision, even if in the same words as the last
 

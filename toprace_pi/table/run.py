@@ -147,6 +147,7 @@ class Table:
         self.clock = clock
         #: Called after each step, once the LEDs show it (the web pages post it).
         self.watchers: list[Callable[[], None]] = []
+        controller.show = self.refresh
 
     def step(self) -> None:
         """Poll every reader once, handle what came in, and refresh the LEDs."""
