@@ -9,8 +9,9 @@ actions to take. The game's table side says which it is at each moment.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,15 +30,26 @@ Step = list[Any] | Refusal | None
 
 @dataclass
 class Choice:
-    """A list of actions with a cursor; ``labels`` say each one in words."""
+    """A list of actions with a cursor; ``say`` says one in words. Only the option under the
+    cursor is said aloud, so the others are worded when a screen asks for them all (``labels``)."""
 
     options: list[Any]
-    labels: list[str]
+    say: Callable[[Any], str]
     cursor: int = 0
 
     @property
     def current(self) -> Any:
         return self.options[self.cursor]
+
+    @property
+    def label(self) -> str:
+        """The option under the cursor, in words."""
+        return self.say(self.options[self.cursor])
+
+    @functools.cached_property
+    def labels(self) -> list[str]:
+        """Every option, in words."""
+        return [self.say(option) for option in self.options]
 
     def next(self) -> None:
         self.cursor = (self.cursor + 1) % len(self.options)

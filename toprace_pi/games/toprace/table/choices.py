@@ -9,6 +9,8 @@ price (:mod:`toprace_pi.games.toprace.table.entries`).
 
 from __future__ import annotations
 
+import functools
+
 from toprace_pi.games.toprace.rules import (
     Action,
     Breakdown,
@@ -42,7 +44,7 @@ def choice_for(game: Game) -> Choice | None:
         options = game.legal_actions()
     else:
         return None
-    return Choice(options, [label(game, a) for a in options]) if options else None
+    return Choice(options, functools.partial(label, game)) if options else None
 
 
 def label(game: Game, action: Action) -> str:

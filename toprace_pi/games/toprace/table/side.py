@@ -117,7 +117,7 @@ class TopRaceTable:
         if game.phase is REVEAL:
             return "turn up the next car card at random and lay its car token on the reader"
         who = game.names[game.seat]
-        current = choice.labels[choice.cursor] if choice is not None else ""
+        current = choice.label if choice is not None else ""
         if game.phase is Phase.PLAY_CARD:
             may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
             other = f"; or NEXT/OK for {current}" if choice is not None else ""
