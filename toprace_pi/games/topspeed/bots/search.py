@@ -7,40 +7,46 @@ import random
 from collections.abc import Callable
 
 from toprace_pi.core.search import DEFAULT_STRENGTH, SearchBot, Strength
-from toprace_pi.games.topspeed.bots.sensible import SensibleBot
-from toprace_pi.games.topspeed.rules import Action
+from toprace_pi.games.topspeed.bots.sensible import ViewFacts, WorldFacts, draw_odds, sensible_choice
+from toprace_pi.games.topspeed.rules.actions import SeatAction
 from toprace_pi.games.topspeed.rules.game import TopSpeed
 
-#: A playout's rounds after the one being played: a whole race of ten laps would drown a draw's
-#: worth in the luck of the laps after it; the cars' distances a few rounds on tell it.
-ROUNDS_AHEAD = 2
+#: A playout's rounds after the one being played (``None``: to the race's end).
+ROUNDS_AHEAD: int | None = 2
 
 
-#: TOP SPEED's search overrules the sensible bot only at two standard errors: at one it won 12.5% of
-#: 24 races against three sensible bots, at two 20.8% (``benchmarks/bench_bots.py --only topspeed``).
+#: TOP SPEED's search overrules the sensible bot only at two standard errors.
 CONFIDENCE = 2.0
 
 
-class SensiblePolicy:
-    """The sensible bot's choice on the seat's view, its luck drawn from the playout's generator."""
-
-    def __init__(self) -> None:
-        self.sensible = SensibleBot(0)
-
-    def __call__(self, world: TopSpeed, seat: int, rng: random.Random) -> Action:
-        self.sensible.rng = rng
-        return self.sensible.choose(world.view(seat))
+def sensible_policy(world: TopSpeed, seat: int, rng: random.Random) -> SeatAction:
+    """The sensible bot's choice, read off the world (:class:`WorldFacts`: the same as on the seat's
+    view, without making the view); the sensible bot draws no luck."""
+    return sensible_choice(WorldFacts(world, seat))
 
 
-def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) -> SearchBot:
+def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH, *,
+               rounds: int | None = ROUNDS_AHEAD, confidence: float = CONFIDENCE,
+               settle: bool = True) -> SearchBot:
     """A search bot for TOP SPEED, of ``strength`` (see :data:`~toprace_pi.core.search.STRENGTHS`)."""
-    return SearchBot(seed, SensiblePolicy(), strength, score=progress, horizon=rounds_ahead, confidence=CONFIDENCE)
+    return SearchBot(seed, sensible_policy, strength, score=progress,
+                     horizon=None if rounds is None else rounds_ahead(rounds),
+                     settled=riskless if settle else None, confidence=confidence)
 
 
-def rounds_ahead(start: TopSpeed) -> Callable[[TopSpeed], bool]:
-    """Far enough: once :data:`ROUNDS_AHEAD` more rounds have begun (their movements made)."""
-    last = start.round + ROUNDS_AHEAD
-    return lambda world: world.round > last
+def riskless(seen: TopSpeed, seat: int) -> bool:
+    """A draw or a pass where no card the deck can hold would pair with the row: the draw risks
+    nothing (the sensible bot draws)."""
+    facts = ViewFacts(seen.view(seat))
+    return "draw" in facts.options and "pass" in facts.options and draw_odds(facts)[1] == 0
+
+
+def rounds_ahead(rounds: int) -> Callable[[TopSpeed], Callable[[TopSpeed], bool]]:
+    """Far enough: once ``rounds`` more rounds have begun (their movements made)."""
+    def horizon(start: TopSpeed) -> Callable[[TopSpeed], bool]:
+        last = start.round + rounds
+        return lambda world: world.round > last
+    return horizon
 
 
 def progress(game: TopSpeed) -> list[int]:
