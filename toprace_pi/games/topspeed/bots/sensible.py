@@ -36,7 +36,7 @@ KEEP_FROM = 3
 #: In the qualifying, a lap this fast is good enough: no more laps.
 GOOD_LAP = 8
 
-O = TypeVar("O", covariant=True)
+Option = TypeVar("Option", covariant=True)
 
 
 @cache
@@ -54,12 +54,12 @@ def left_in_deck(view: dict[str, Any]) -> Counter[str]:
     return +left
 
 
-class SeatFacts(Protocol[O]):
+class SeatFacts(Protocol[Option]):
     """What the sensible rule reads of its seat: its options by name ("draw", "pass", "keep"…; a
     draw from a deck shuffled by hand: "draw card 3"), each the option itself, in the game's order."""
 
     @property
-    def options(self) -> Mapping[str, O]: ...
+    def options(self) -> Mapping[str, Option]: ...
 
     @property
     def drawn(self) -> str | None:
@@ -138,7 +138,7 @@ class WorldFacts:
         return Counter(card.word for card in self.deck)
 
 
-def sensible_choice(facts: SeatFacts[O]) -> O:
+def sensible_choice(facts: SeatFacts[Option]) -> Option:
     """The sensible bot's option for the seat ``facts`` tell of (see the module)."""
     words = facts.options
     if "keep" in words:
