@@ -94,6 +94,11 @@ def worth(game: GameState, seat: int, score: Score | None) -> float:
     return (won + above) / 2
 
 
+#: A decision the policy's choice settles without a search: ``settled(seen, seat)`` for the game
+#: as the seat sees it (a choice with no risk in it, where playouts could only add their noise).
+Settled = Callable[[Any, int], bool]
+
+
 #: Where a playout may stop before the game's end: ``horizon(start)`` for the game a search
 #: starts from, whether a world played on from it has gone far enough.
 Horizon = Callable[[Any], Callable[[Any], bool]]
@@ -141,13 +146,15 @@ class SearchBot:
     SEES_GAME = True
 
     def __init__(self, seed: int | None, policy: Policy, strength: Strength | str = DEFAULT_STRENGTH,
-                 *, score: Score | None = None, horizon: Horizon | None = None,
+                 *, score: Score | None = None, horizon: Horizon | None = None, settled: Settled | None = None,
                  confidence: float = CONFIDENCE, clock: Callable[[], float] = time.perf_counter) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
         self.score = score
         #: Where a playout stops (``None``: at the end; a long race is judged by ``score`` a few rounds on).
         self.horizon = horizon
+        #: The decisions left to the policy, unsearched (``None``: every decision with a choice is searched).
+        self.settled = settled
         #: How many standard errors another option must lead the policy's choice by to be chosen.
         self.confidence = confidence
         self.strength = STRENGTHS[strength] if isinstance(strength, str) else strength
@@ -165,6 +172,8 @@ class SearchBot:
         if len(actions) == 1:
             return actions[0]
         preferred = self.policy(seen.determinized(seat, self.rng), seat, self.rng)
+        if self.settled is not None and self.settled(seen, seat):
+            return preferred
         options = candidates(actions, preferred)
         return self._halve(seen, seat, options, preferred)
 

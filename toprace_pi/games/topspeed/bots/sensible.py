@@ -7,17 +7,25 @@ as likely as any. A draw pairs when it is a trouble of a kind already in the row
 weather a Tire trouble counts as an Off Track). A pair costs the row's points, and more for a
 Drive Through (spaces back) or a Tire or Engine pair (a point a round until the next pit stop).
 It pits before drawing on a short deck or a heavy damage row, and uses a card kept apart first.
+
+The rule reads a few facts of the seat (:class:`SeatFacts`), which its view gives
+(:class:`ViewFacts`, the bot at the table) and so does a full game, cheaply
+(:class:`WorldFacts`, the search's playouts, a dozen times faster than making the view):
+one rule, :func:`sensible_choice`, decides for both.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cache
+from typing import Any, Protocol, TypeVar
 
 from toprace_pi.games.topspeed.rules import Action, parse_action
-from toprace_pi.games.topspeed.rules.cards import DAMAGE, DRIVE_THROUGH_SPACES, TROUBLES, Kind
+from toprace_pi.games.topspeed.rules.actions import DrawCard, SeatAction
+from toprace_pi.games.topspeed.rules.cards import DAMAGE, DRIVE_THROUGH_SPACES, TROUBLES, Card, Kind, card_of
+from toprace_pi.games.topspeed.rules.game import TopSpeed
 
 #: A pit stop before drawing once the deck is this short, or the damage row this long.
 SHORT_DECK, HEAVY_DAMAGE = 10, 2
@@ -28,9 +36,12 @@ KEEP_FROM = 3
 #: In the qualifying, a lap this fast is good enough: no more laps.
 GOOD_LAP = 8
 
+Option = TypeVar("Option", covariant=True)
 
-def _kind(word: str) -> Kind:
-    return Kind.MOVEMENT if word.isdigit() else Kind(word)
+
+@cache
+def _card(word: str) -> Card:
+    return card_of(word)
 
 
 def left_in_deck(view: dict[str, Any]) -> Counter[str]:
@@ -43,53 +54,139 @@ def left_in_deck(view: dict[str, Any]) -> Counter[str]:
     return +left
 
 
+class SeatFacts(Protocol[Option]):
+    """What the sensible rule reads of its seat: its options by name ("draw", "pass", "keep"…; a
+    draw from a deck shuffled by hand: "draw card 3"), each the option itself, in the game's order."""
+
+    @property
+    def options(self) -> Mapping[str, Option]: ...
+
+    @property
+    def drawn(self) -> str | None:
+        """The green card just drawn, by word (KERS), if any."""
+        ...
+
+    @property
+    def qualifying_time(self) -> int: ...
+
+    @property
+    def deck_size(self) -> int: ...
+
+    @property
+    def damage(self) -> int:
+        """Cards in the damage row."""
+        ...
+
+    @property
+    def row(self) -> Sequence[str]:
+        """This round's row, by word."""
+        ...
+
+    @property
+    def chaotic_weather(self) -> bool: ...
+
+    def left(self) -> Mapping[str, int]:
+        """The cards the deck can still hold, by word (the order unknown)."""
+        ...
+
+
+class ViewFacts:
+    """The facts of the seat whose view this is (:meth:`TopSpeed.view`): options in notation."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        seat = view["seat"]
+        self.options = {option.rsplit(" ", 1)[0]: option for option in view["my_options"]}
+        self.drawn: str | None = view["my_drawn"]
+        self.qualifying_time: int = view["qualifying_times"][seat]
+        self.deck_size: int = view["deck_sizes"][seat]
+        self.damage = len(view["damage"][seat])
+        self.row: list[str] = view["rows"][seat]
+        self.chaotic_weather: bool = view["chaotic_weather"]
+
+    def left(self) -> Counter[str]:
+        return left_in_deck(self.view)
+
+
+_NAMES = {"Draw": "draw", "Pass": "pass", "PitStop": "pit stop", "Keep": "keep", "Leave": "leave",
+          "UseKept": "use kept", "SitOut": "sit out"}
+
+
+def _name(action: SeatAction) -> str:
+    return f"draw card {action.word}" if isinstance(action, DrawCard) else _NAMES[type(action).__name__]
+
+
+class WorldFacts:
+    """The facts of ``seat`` read off a full game (a world of the search): the same as its view's.
+    Its deck can hold just what it does hold: every card the seat has not seen is in it (a world
+    of the search has the seat's secrets drawn anew, and its deck with them)."""
+
+    __slots__ = ("chaotic_weather", "damage", "deck", "deck_size", "drawn", "options", "qualifying_time", "row")
+
+    def __init__(self, game: TopSpeed, seat: int) -> None:
+        self.options = {_name(action): action for action in game.options(seat)}
+        drawn = game.drawn[seat]
+        self.drawn = None if drawn is None else drawn.word
+        self.qualifying_time = game.qualifying_times[seat]
+        self.deck = game.decks[seat]
+        self.deck_size = len(self.deck)
+        self.damage = len(game.damage[seat])
+        self.row = [card.word for card in game.rows[seat]]
+        self.chaotic_weather = game.chaotic_weather
+
+    def left(self) -> Counter[str]:
+        return Counter(card.word for card in self.deck)
+
+
+def sensible_choice(facts: SeatFacts[Option]) -> Option:
+    """The sensible bot's option for the seat ``facts`` tell of (see the module)."""
+    words = facts.options
+    if "keep" in words:
+        return words["keep" if int(facts.drawn or 0) >= KEEP_FROM else "leave"]
+    if "use kept" in words:
+        return words["use kept"]
+    if "sit out" in words and facts.qualifying_time >= GOOD_LAP:
+        return words["sit out"]
+    if "pit stop" in words and (facts.deck_size < SHORT_DECK or facts.damage >= HEAVY_DAMAGE):
+        return words["pit stop"]
+    if "draw" in words and ("pass" not in words or worth_a_draw(facts)):
+        return words["draw"]
+    return words["pass"] if "pass" in words else next(iter(words.values()))
+
+
+def worth_a_draw(facts: SeatFacts[Any]) -> bool:
+    """The expected points of one more card against the chance of a pair times its cost."""
+    gain, risk = draw_odds(facts)
+    return gain > risk
+
+
+def draw_odds(facts: SeatFacts[Any]) -> tuple[int, int]:
+    """One more card's points, and a pair's chance times its cost, each summed over the cards the
+    deck can hold (so each is the expected value times the cards left: whole numbers, the same sums
+    in any order); nothing from an empty deck."""
+    left = facts.left()
+    chaotic = facts.chaotic_weather
+
+    def acts(kind: Kind) -> Kind:
+        return Kind.OFF_TRACK if chaotic and kind is Kind.TIRE_TROUBLE else kind
+
+    row = [_card(word) for word in facts.row]
+    in_row = {acts(card.kind) for card in row if card.kind in TROUBLES}
+    row_points = sum(card.points for card in row)
+    gain = risk = 0
+    for word, copies in left.items():
+        card = _card(word)
+        gain += card.points * copies
+        if card.kind in TROUBLES and acts(card.kind) in in_row:
+            cost = row_points + (DRIVE_THROUGH_SPACES if card.kind is Kind.DRIVE_THROUGH else 0)
+            cost += DAMAGE_ROUNDS if acts(card.kind) in DAMAGE else 0
+            risk += copies * cost
+    return gain, risk
+
+
 class SensibleBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view: dict[str, Any]) -> Action:
-        options: list[str] = view["my_options"]
-        seat = view["seat"]
-        words = {option.rsplit(" ", 1)[0]: option for option in options}
-        if "keep" in words:
-            drawn = view["my_drawn"]
-            return parse_action(words["keep" if int(drawn) >= KEEP_FROM else "leave"])
-        if "use kept" in words:
-            return parse_action(words["use kept"])
-        if "sit out" in words and view["qualifying_times"][seat] >= GOOD_LAP:
-            return parse_action(words["sit out"])
-        if "pit stop" in words and self._should_pit(view):
-            return parse_action(words["pit stop"])
-        if "draw" in words and ("pass" not in words or self._worth_a_draw(view)):
-            return parse_action(words["draw"])
-        return parse_action(words.get("pass") or options[0])
-
-    @staticmethod
-    def _should_pit(view: dict[str, Any]) -> bool:
-        seat = view["seat"]
-        return view["deck_sizes"][seat] < SHORT_DECK or len(view["damage"][seat]) >= HEAVY_DAMAGE
-
-    @staticmethod
-    def _worth_a_draw(view: dict[str, Any]) -> bool:
-        """The expected points of one more card against the chance of a pair times its cost."""
-        seat = view["seat"]
-        left = left_in_deck(view)
-        total = sum(left.values())
-        if not total:
-            return False
-        chaotic = view["chaotic_weather"]
-
-        def acts(kind: Kind) -> Kind:
-            return Kind.OFF_TRACK if chaotic and kind is Kind.TIRE_TROUBLE else kind
-
-        in_row = {acts(_kind(word)) for word in view["rows"][seat] if _kind(word) in TROUBLES}
-        row_points = sum(int(word) for word in view["rows"][seat] if word.isdigit())
-        gain = sum(int(word) * n for word, n in left.items() if word.isdigit()) / total
-        risk = 0.0
-        for word, copies in left.items():
-            kind = _kind(word)
-            if kind in TROUBLES and acts(kind) in in_row:
-                cost = row_points + (DRIVE_THROUGH_SPACES if kind is Kind.DRIVE_THROUGH else 0)
-                cost += DAMAGE_ROUNDS if acts(kind) in DAMAGE else 0
-                risk += copies / total * cost
-        return gain > risk
+        return parse_action(sensible_choice(ViewFacts(view)))

@@ -1,0 +1,81 @@
+"""The sensible rule reads its seat's facts off the view (the bot at the table) or off the full
+game (the search's playouts, no view made): the two give the same choice in every state, and
+the search leaves a riskless draw to that rule without a playout."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from toprace_pi.games.topspeed.bots.search import riskless, search_bot, sensible_policy
+from toprace_pi.games.topspeed.bots.sensible import SensibleBot, ViewFacts, WorldFacts, draw_odds
+from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Settings, Shuffle, TopSpeed
+
+from .helpers import CIRCUIT, DECK, NAMES
+from .test_properties import RULES
+
+
+def states(seed: int, rules: dict, hidden: bool = False):
+    """A race played mostly by the sensible bot, sometimes at random (so the states stray from its
+    own), yielding (game, seat) at each seat's decision; ``hidden``: some decks shuffled by hand."""
+    rng = random.Random(seed)
+    game = TopSpeed(Settings(NAMES[:2 + seed % 5], laps=6, **rules), CIRCUIT, DECK)
+    sensible = SensibleBot()
+    while not game.is_over:
+        if game.decision.chance:
+            step = game.chance_outcomes().sample(rng)
+            game.apply(HiddenShuffle(step.seat) if hidden and isinstance(step, Shuffle) and rng.random() < 0.5
+                       else step)
+            continue
+        seat = game.turn
+        yield game, seat
+        options = game.legal_actions()
+        game.apply(sensible.choose(game.view(seat)) if rng.random() < 0.8 else rng.choice(options))
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_the_rule_chooses_the_same_off_the_game_as_off_the_view(rules):
+    compared = 0
+    for seed in range(6):
+        for game, seat in states(seed, rules, hidden=seed % 3 == 2):
+            view = game.view(seat)
+            assert sensible_policy(game, seat, random.Random(0)) == SensibleBot().choose(view), (
+                f"seed {seed}: the rule off the game differs from the bot on {view}")
+            world, facts = WorldFacts(game, seat), ViewFacts(view)
+            assert sorted(world.left().elements()) == sorted(facts.left().elements())
+            compared += 1
+    assert compared > 300
+
+
+def test_the_rule_agrees_in_the_worlds_of_a_search():
+    """In a world the search draws, every seat's facts off the world are those of its view there
+    (another seat's card kept apart drawn anew, the deck without it)."""
+    compared = 0
+    for game, seat in states(1, {"kers": True}):
+        world = game.determinized(seat, random.Random(compared))
+        for other in range(len(world.names)):
+            assert WorldFacts(world, other).left() == ViewFacts(world.view(other)).left()
+        compared += 1
+    assert compared > 50
+
+
+def test_a_riskless_draw_is_left_to_the_rule():
+    """A row no card of the deck can pair with: the search draws, with no playout; with a risk, it searches."""
+    settled = searched = 0
+    for game, seat in states(2, {}):
+        facts = ViewFacts(game.view(seat))
+        if "pass" not in facts.options or "draw" not in facts.options:
+            continue
+        bot = search_bot(1, "easy")
+        choice = bot.choose(game.seen_by(seat))
+        if draw_odds(facts)[1] == 0:
+            assert riskless(game.seen_by(seat), seat)
+            assert choice == Draw(seat) and bot.last_playouts == 0
+            settled += 1
+        else:
+            assert bot.last_playouts > 0
+            searched += 1
+        if settled >= 3 and searched >= 3:
+            return
+    pytest.fail(f"{settled} riskless and {searched} risky draws met")  # pragma: no cover
