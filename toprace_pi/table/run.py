@@ -148,16 +148,21 @@ class Table:
         #: Called after each step, once the LEDs show it (the web pages post it).
         self.watchers: list[Callable[[], None]] = []
         controller.show = self.refresh
+        #: The controller's input count when the LEDs last showed the game (``None``: not in this step).
+        self._shown: int | None = None
 
     def step(self) -> None:
-        """Poll every reader once, handle what came in, and refresh the LEDs."""
+        """Poll every reader once, handle what came in, and refresh the LEDs (unless the controller
+        showed them its last input's step already)."""
+        self._shown = None
         for slot in self.readers:
             for event in slot.poll():
                 self.controller.handle(event)
         self.controller.tick(self.clock())
         while not self.buttons.empty():  # asked first: an empty queue's get raises, which costs more
             self.controller.handle(self.buttons.get_nowait())  # this thread alone takes from it
-        self.refresh()
+        if self._shown != self.controller.inputs:
+            self.refresh()
         self.controller.remember()
         for watcher in self.watchers:
             watcher()
@@ -166,6 +171,7 @@ class Table:
         """The LEDs show what everyone at the table may see: the game as a spectator sees it."""
         game = self.controller.game.seen_by(None)
         self.strip.show(self.view.frame(game, self.controller.choice, self.clock()))
+        self._shown = self.controller.inputs
 
     def close(self) -> None:
         for slot in self.readers:

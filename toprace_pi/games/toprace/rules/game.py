@@ -1054,10 +1054,12 @@ class Game:
         self.set_left_out(pool)
 
     def placed_cards(self, seat: int) -> set[int]:
-        """Hook: the speed cards whose place ``seat`` knows (the base game: its hand and
-        the cards played); every other card is in another hand or left out."""
+        """Hook: the speed cards whose place ``seat`` knows: its hand, the cards played and those
+        everyone knows another seat holds (:meth:`known_in_hand`); every other card is in another
+        hand or left out."""
         assert self.hands is not None
-        return set(self.hands[seat]) | set(self.played)
+        taken = (n for other in range(self.player_count) if other != seat for n in self.known_in_hand(other))
+        return set(self.hands[seat]) | set(self.played) | set(taken)
 
     def known_in_hand(self, seat: int) -> list[int]:
         """Hook: the cards everyone knows ``seat`` holds (the base game: none)."""

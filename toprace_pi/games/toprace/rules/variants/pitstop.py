@@ -409,10 +409,9 @@ class PitStopGame(Game):
     # --- worlds for a search bot ---------------------------------------------------------
 
     def placed_cards(self, seat: int) -> set[int]:
-        """Also the box, the discard pile, the claimed cards and those taken at pit stops."""
-        taken = (n for other in range(self.player_count) if other != seat for n in self.known_in_hand(other))
+        """Also the box, the discard pile and the claimed cards."""
         waiting = (n for cards in self.pit_waiting for n in cards)
-        return super().placed_cards(seat) | set(self.box) | set(self.discard) | set(waiting) | set(taken)
+        return super().placed_cards(seat) | set(self.box) | set(self.discard) | set(waiting)
 
     def known_in_hand(self, seat: int) -> list[int]:
         """The cards ``seat`` took at its pit stops and has not played yet."""

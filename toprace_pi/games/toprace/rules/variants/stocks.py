@@ -540,9 +540,8 @@ class StocksGame(Game):
     # --- worlds for a search bot ---------------------------------------------------------
 
     def placed_cards(self, seat: int) -> set[int]:
-        """Also the offer row and the cards the others took from it."""
-        taken = (n for other in range(self.player_count) if other != seat for n in self.known_in_hand(other))
-        return super().placed_cards(seat) | set(self.offer) | set(taken)
+        """Also the offer row."""
+        return super().placed_cards(seat) | set(self.offer)
 
     def known_in_hand(self, seat: int) -> list[int]:
         """The cards ``seat`` took from the offer row and has not played yet."""
