@@ -60,6 +60,7 @@ from toprace_pi.games.toprace.rules import Phase, PlayCard  # noqa: E402
 from toprace_pi.games.toprace.table.demo import DemoPlayers, TopRaceDemo, build_demo_table, card_uid  # noqa: E402
 from toprace_pi.table.config import DEFAULT_JOURNAL  # noqa: E402
 from toprace_pi.table.demo import DemoTable, TagSpot, play_demo  # noqa: E402
+from toprace_pi.table.garbage import collections_between_steps  # noqa: E402
 
 MEDIAN_TARGET_MS = 0.15
 P99_TARGET_MS = 0.5
@@ -120,11 +121,12 @@ def toprace_scans(games: int, journals: Path, *, hub: bool = False) -> Scans:
                                 journal=journals / f"toprace-{'hub-' if hub else ''}{seed}.jsonl", **options)
         players = DemoPlayers(["greedy"] * 4, seed)
         try:
-            while not demo.controller.game.is_over:
-                if demo.controller.game.phase is Phase.PLAY_CARD:
-                    _lay_card(demo, players, scans, shown)
-                else:
-                    players.act(demo)
+            with collections_between_steps():  # as the demo and the table play
+                while not demo.controller.game.is_over:
+                    if demo.controller.game.phase is Phase.PLAY_CARD:
+                        _lay_card(demo, players, scans, shown)
+                    else:
+                        players.act(demo)
         finally:
             demo.close()
             for rig in rigs:

@@ -25,6 +25,7 @@ from toprace_pi.hardware.keyboard import HELD_UNDO, KeySource
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.strip import SimulatedStrip, StripSettings, capped
 from toprace_pi.table.controller import TableController
+from toprace_pi.table.garbage import collections_between_steps
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 
 #: The demo's buttons on gpiozero mock pins: the table's default GPIOs.
@@ -231,14 +232,15 @@ class Players(Protocol):
 def play_demo(demo: DemoTable, players: Players, *, after_step: Callable[[Any], None] | None = None) -> Any:
     """Let the players play the whole game at ``demo``; returns the finished game."""
     steps = 0
-    while not demo.controller.game.is_over:
-        logged = len(demo.controller.game.log)
-        players.act(demo)
-        steps += 1
-        if steps > MAX_INPUTS:
-            raise RuntimeError("the demo table stopped making progress")
-        if after_step is not None and len(demo.controller.game.log) != logged:
-            after_step(demo.controller.game)
+    with collections_between_steps():
+        while not demo.controller.game.is_over:
+            logged = len(demo.controller.game.log)
+            players.act(demo)
+            steps += 1
+            if steps > MAX_INPUTS:
+                raise RuntimeError("the demo table stopped making progress")
+            if after_step is not None and len(demo.controller.game.log) != logged:
+                after_step(demo.controller.game)
     return demo.controller.game
 
 

@@ -30,6 +30,7 @@ from toprace_pi.hardware.tags import TagRegistry, Vocabulary
 from toprace_pi.table.bots import BotSeats
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
+from toprace_pi.table.garbage import collections_between_steps
 from toprace_pi.table.journal import Journal, applied_steps, archive, load
 from toprace_pi.table.lock import TableLock
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
@@ -244,13 +245,14 @@ def run_table(config: TableConfig, *, stop: threading.Event | None = None, new: 
             signal.signal(signum, lambda *_: stop.set())
     live = open_table(config, new=new, pages=pages)
     watchdog = service.Watchdog()
-    service.ready("the table is ready")
-    live.announcer.say("the table is ready")
     try:
-        while not stop.is_set():
-            live.table.step()
-            watchdog.ping_if_due()
-            time.sleep(TICK)
+        with collections_between_steps(freeze=True):
+            service.ready("the table is ready")
+            live.announcer.say("the table is ready")
+            while not stop.is_set():
+                live.table.step()
+                watchdog.ping_if_due()
+                time.sleep(TICK)
     finally:
         service.stopping()
         live.close()

@@ -18,6 +18,7 @@ from toprace_pi.core.colour import RGB
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import DeviceStatus, Event
 from toprace_pi.table.controller import TableController
+from toprace_pi.table.garbage import collect_due
 
 if TYPE_CHECKING:
     from toprace_pi.table.side import GameView
@@ -153,7 +154,8 @@ class Table:
 
     def step(self) -> None:
         """Poll every reader once, handle what came in, and refresh the LEDs (unless the controller
-        showed them its last input's step already)."""
+        showed them its last input's step already). The garbage collection that is due comes
+        last (:mod:`toprace_pi.table.garbage`)."""
         self._shown = None
         for slot in self.readers:
             for event in slot.poll():
@@ -166,6 +168,7 @@ class Table:
         self.controller.remember()
         for watcher in self.watchers:
             watcher()
+        collect_due()
 
     def refresh(self) -> None:
         """The LEDs show what everyone at the table may see: the game as a spectator sees it."""

@@ -17,7 +17,6 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from typing import Any, ClassVar, Self, TypeVar, cast
 
 from toprace_pi.core.clone import clone, shared
@@ -64,7 +63,7 @@ from toprace_pi.games.toprace.rules.events import (
     RaceEnded,
     RaceStarted,
 )
-from toprace_pi.games.toprace.rules.track import FINISH, Track
+from toprace_pi.games.toprace.rules.track import Track
 
 CHANCE = -1
 START_CAPITAL = 200_000
@@ -210,17 +209,37 @@ class PendingMove:
     steps: int | None
     ends: tuple[int, ...]
 
-    def actions(self, track: Track) -> list[Action]:
-        moves = _move_actions(self.car, track)
-        return [moves[end] for end in self.ends]
+
+class _MoveActions(dict[int, MoveCar]):
+    """The moves of one car on one track by the index of the space they end on
+    (:data:`~toprace_pi.games.toprace.rules.track.FINISH` for the finish), each made the first
+    time it is asked for."""
+
+    def __init__(self, car: Car, track: Track) -> None:
+        super().__init__()
+        self.car, self.track = car, track
+
+    def __missing__(self, end: int) -> MoveCar:
+        move = self[end] = MoveCar(self.car, self.track.space_id(end))
+        return move
 
 
-@lru_cache(maxsize=64)
-def _move_actions(car: Car, track: Track) -> tuple[MoveCar, ...]:
-    """Every move of ``car`` on ``track``, by the index of the space it ends on (the finish
-    last, so :data:`~toprace_pi.games.toprace.rules.track.FINISH`, -1, finds it), made once:
-    a playout lists the legal moves at each of its moves."""
-    return tuple(MoveCar(car, track.space_id(end)) for end in (*range(len(track.spaces)), FINISH))
+@shared
+class MoveBook:
+    """The move actions of a game's cars on its track, each kept once made: a playout lists the
+    legal moves at each of its moves. A game's clones share its book, since a move never changes;
+    it goes with the game (a cache of every track ever loaded would free one at a random move)."""
+
+    def __init__(self, track: Track) -> None:
+        self.track = track
+        self._by_car: dict[Car, _MoveActions] = {}
+
+    def moves(self, car: Car, ends: tuple[int, ...]) -> list[Action]:
+        """The moves of ``car`` to the space indexes ``ends``, in their order."""
+        by_end = self._by_car.get(car)
+        if by_end is None:
+            by_end = self._by_car[car] = _MoveActions(car, self.track)
+        return [by_end[end] for end in ends]
 
 
 class Game:
@@ -309,6 +328,7 @@ class Game:
         self.settings = settings
         self.track = track
         self.deck = deck
+        self._moves = MoveBook(track)
         #: The deck's edition: its cars, joker and Sprint/Breakdown pairs.
         self.cars = deck.cars
         self.names = settings.players
@@ -912,7 +932,7 @@ class Game:
     @legal(Phase.MOVE_CAR)
     def _legal_moves(self) -> list[Action]:
         assert self.moving is not None
-        return self.moving.actions(self.track)
+        return self._moves.moves(self.moving.car, self.moving.ends)
 
     @legal(Phase.RETURN_CAR)
     def _legal_returns(self) -> list[Action]:
