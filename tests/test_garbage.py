@@ -61,7 +61,7 @@ def test_the_collection_due_is_that_of_the_oldest_generation_past_its_threshold(
         collections.clear()
         collect_due()
         assert collections == []  # hardly anything made since: nothing due
-        kept = []
+        kept: list[list[list[int]]] = []
         for _ in range(3):
             kept.append([[] for _ in range(200)])  # more objects than the youngest generation's threshold
             collect_due()
