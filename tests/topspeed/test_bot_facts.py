@@ -5,6 +5,8 @@ the search leaves a riskless draw to that rule without a playout."""
 from __future__ import annotations
 
 import random
+from collections import Counter
+from collections.abc import Iterable
 
 import pytest
 
@@ -34,6 +36,14 @@ def states(seed: int, rules: dict, hidden: bool = False):
         game.apply(sensible.choose(game.view(seat)) if rng.random() < 0.8 else rng.choice(options))
 
 
+def counted(left: Iterable[tuple[str, int]]) -> Counter[str]:
+    """The cards a deck can hold, by word, their copies added up."""
+    counts: Counter[str] = Counter()
+    for word, copies in left:
+        counts[word] += copies
+    return counts
+
+
 @pytest.mark.parametrize("rules", RULES)
 def test_the_rule_chooses_the_same_off_the_game_as_off_the_view(rules):
     compared = 0
@@ -43,7 +53,7 @@ def test_the_rule_chooses_the_same_off_the_game_as_off_the_view(rules):
             assert sensible_policy(game, seat, random.Random(0)) == SensibleBot().choose(view), (
                 f"seed {seed}: the rule off the game differs from the bot on {view}")
             world, facts = WorldFacts(game, seat), ViewFacts(view)
-            assert sorted(world.left().elements()) == sorted(facts.left().elements())
+            assert counted(world.left()) == counted(facts.left())
             compared += 1
     assert compared > 300
 
@@ -55,7 +65,7 @@ def test_the_rule_agrees_in_the_worlds_of_a_search():
     for game, seat in states(1, {"kers": True}):
         world = game.determinized(seat, random.Random(compared))
         for other in range(len(world.names)):
-            assert WorldFacts(world, other).left() == ViewFacts(world.view(other)).left()
+            assert counted(WorldFacts(world, other).left()) == counted(ViewFacts(world.view(other)).left())
         compared += 1
     assert compared > 50
 

@@ -20,6 +20,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
+from operator import attrgetter
 from typing import Any, Protocol, TypeVar
 
 from toprace_pi.games.topspeed.rules import Action, parse_action
@@ -85,8 +86,9 @@ class SeatFacts(Protocol[Option]):
     @property
     def chaotic_weather(self) -> bool: ...
 
-    def left(self) -> Mapping[str, int]:
-        """The cards the deck can still hold, by word (the order unknown)."""
+    def left(self) -> Iterable[tuple[str, int]]:
+        """The cards the deck can still hold, by word, each with its copies (a word may come more than
+        once: the copies add up)."""
         ...
 
 
@@ -104,10 +106,11 @@ class ViewFacts:
         self.row: list[str] = view["rows"][seat]
         self.chaotic_weather: bool = view["chaotic_weather"]
 
-    def left(self) -> Counter[str]:
-        return left_in_deck(self.view)
+    def left(self) -> Iterable[tuple[str, int]]:
+        return left_in_deck(self.view).items()
 
 
+_word = attrgetter("word")
 _NAMES = {"Draw": "draw", "Pass": "pass", "PitStop": "pit stop", "Keep": "keep", "Leave": "leave",
           "UseKept": "use kept", "SitOut": "sit out"}
 
@@ -134,8 +137,8 @@ class WorldFacts:
         self.row = [card.word for card in game.rows[seat]]
         self.chaotic_weather = game.chaotic_weather
 
-    def left(self) -> Counter[str]:
-        return Counter(card.word for card in self.deck)
+    def left(self) -> Iterable[tuple[str, int]]:
+        return Counter(map(_word, self.deck)).items()  # counted in C: a playout asks at every draw
 
 
 def sensible_choice(facts: SeatFacts[Option]) -> Option:
@@ -164,24 +167,31 @@ def draw_odds(facts: SeatFacts[Any]) -> tuple[int, int]:
     """One more card's points, and a pair's chance times its cost, each summed over the cards the
     deck can hold (so each is the expected value times the cards left: whole numbers, the same sums
     in any order); nothing from an empty deck."""
-    left = facts.left()
     chaotic = facts.chaotic_weather
-
-    def acts(kind: Kind) -> Kind:
-        return Kind.OFF_TRACK if chaotic and kind is Kind.TIRE_TROUBLE else kind
-
-    row = [_card(word) for word in facts.row]
-    in_row = {acts(card.kind) for card in row if card.kind in TROUBLES}
-    row_points = sum(card.points for card in row)
+    row = [_odds(word, chaotic) for word in facts.row]
+    in_row = {pairs_as for _, pairs_as, _ in row if pairs_as is not None}
+    row_points = sum(points for points, _, _ in row)
     gain = risk = 0
-    for word, copies in left.items():
-        card = _card(word)
-        gain += card.points * copies
-        if card.kind in TROUBLES and acts(card.kind) in in_row:
-            cost = row_points + (DRIVE_THROUGH_SPACES if card.kind is Kind.DRIVE_THROUGH else 0)
-            cost += DAMAGE_ROUNDS if acts(card.kind) in DAMAGE else 0
-            risk += copies * cost
+    for word, copies in facts.left():
+        points, pairs_as, extra = _odds(word, chaotic)
+        gain += points * copies
+        if pairs_as in in_row:
+            risk += copies * (row_points + extra)
     return gain, risk
+
+
+@cache
+def _odds(word: str, chaotic: bool) -> tuple[int, str | None, int]:
+    """What the card ``word`` names means to a draw: its points, the kind it pairs as if it is a
+    trouble (by name: in chaotic weather a Tire trouble is an Off Track), and what its pair costs
+    beyond the row (the spaces of a Drive Through, the rounds of damage of a Tire or Engine pair).
+    Worked out once: the search's playouts ask it at every draw."""
+    card = _card(word)
+    if card.kind not in TROUBLES:
+        return card.points, None, 0
+    kind = Kind.OFF_TRACK if chaotic and card.kind is Kind.TIRE_TROUBLE else card.kind
+    extra = (DRIVE_THROUGH_SPACES if card.kind is Kind.DRIVE_THROUGH else 0) + (DAMAGE_ROUNDS if kind in DAMAGE else 0)
+    return card.points, kind.name, extra
 
 
 class SensibleBot:

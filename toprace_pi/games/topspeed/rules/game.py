@@ -63,6 +63,9 @@ MAX_LAPS = 200
 GRID = -1
 #: A deck, row, discard pile or damage row.
 Pile = tuple[Card, ...]
+#: The kinds of card whose second on the table takes effect (a tuple: its look-up is by identity,
+#: where a set would hash the kind in Python at every card laid).
+_ACT_FROM_THE_TABLE = (Kind.BLANK, Kind.YELLOW_FLAG, Kind.SAFETY_CAR)
 
 
 class Stage(enum.Enum):
@@ -517,7 +520,7 @@ class TopSpeed:
             self._next_turn(seat)
 
     def _on_the_table(self, kind: Kind) -> None:
-        if self.table_count(kind) != ON_THE_TABLE:
+        if kind not in _ACT_FROM_THE_TABLE or self.table_count(kind) != ON_THE_TABLE:
             return
         if kind is Kind.BLANK:
             self.chaotic_weather = not self.chaotic_weather
