@@ -61,7 +61,11 @@ class Decision:
 
     @classmethod
     def of(cls, seat: int) -> Decision:
-        return cls((seat,))
+        """One seat's decision, made once per seat (a game is asked at every step of a playout)."""
+        found = _ONE_SEAT.get(seat)
+        if found is None:
+            found = _ONE_SEAT[seat] = cls((seat,))
+        return found
 
     @property
     def is_terminal(self) -> bool:
@@ -74,6 +78,7 @@ class Decision:
 
 CHANCE = Decision(chance=True)
 NOBODY = Decision()
+_ONE_SEAT: dict[int, Decision] = {}
 
 
 class ChanceOutcomes(Sequence[A]):
