@@ -10,11 +10,11 @@ from collections.abc import Iterable
 
 import pytest
 
-from toprace_pi.games.topspeed.bots.search import riskless, search_bot, sensible_policy
+from toprace_pi.games.topspeed.bots.search import riskless, search_bot, sensible_policy, win_chance
 from toprace_pi.games.topspeed.bots.sensible import SensibleBot, ViewFacts, WorldFacts, draw_odds
 from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Settings, Shuffle, TopSpeed
 
-from .helpers import CIRCUIT, DECK, NAMES
+from .helpers import CIRCUIT, DECK, NAMES, race
 from .test_properties import RULES
 
 
@@ -89,3 +89,23 @@ def test_a_riskless_draw_is_left_to_the_rule():
         if settled >= 3 and searched >= 3:
             return
     pytest.fail(f"{settled} riskless and {searched} risky draws met")  # pragma: no cover
+
+
+def test_a_playout_is_judged_by_the_chance_of_winning_from_where_the_cars_stand():
+    game = race(3)
+    game.progress[:] = [20, 20, 20]
+    assert win_chance(game, 0) == pytest.approx(0.25)  # level with two others: half a chance against each
+    game.progress[:] = [24, 20, 20]
+    ahead, behind = win_chance(game, 0), win_chance(game, 1)
+    assert 0.25 < ahead < 1 and 0 < behind < 0.25
+    game.lap = game.settings.laps - 1  # the same lead on the last lap of the counter counts for more
+    assert win_chance(game, 0) > ahead and win_chance(game, 1) < behind
+
+
+def test_a_finished_race_is_worth_all_to_its_winner_and_nothing_to_the_rest():
+    for game, _ in states(3, {}):
+        pass
+    assert game.is_over
+    chances = [win_chance(game, seat) for seat in range(len(game.names))]
+    assert chances.count(1.0) == 1 and chances.count(0.0) == len(chances) - 1
+    assert chances.index(1.0) == game.winners()[0]

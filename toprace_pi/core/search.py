@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Protocol, Self
 
 from toprace_pi.core.game import GameState, seat_actions
@@ -94,6 +95,11 @@ def worth(game: GameState, seat: int, score: Score | None) -> float:
     return (won + above) / 2
 
 
+#: What a world played out (or cut short at the horizon) is worth to a seat, from 0 to 1:
+#: ``value(world, seat)``. By default :func:`worth`, of the game's ``score``.
+Value = Callable[[Any, int], float]
+
+
 #: A decision the policy's choice settles without a search: ``settled(seen, seat)`` for the game
 #: as the seat sees it (a choice with no risk in it, where playouts could only add their noise).
 Settled = Callable[[Any, int], bool]
@@ -146,11 +152,13 @@ class SearchBot:
     SEES_GAME = True
 
     def __init__(self, seed: int | None, policy: Policy, strength: Strength | str = DEFAULT_STRENGTH,
-                 *, score: Score | None = None, horizon: Horizon | None = None, settled: Settled | None = None,
-                 confidence: float = CONFIDENCE, clock: Callable[[], float] = time.perf_counter) -> None:
+                 *, score: Score | None = None, value: Value | None = None, horizon: Horizon | None = None,
+                 settled: Settled | None = None, confidence: float = CONFIDENCE,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
-        self.score = score
+        #: How a playout's end is judged (``value``, else :func:`worth` by ``score``).
+        self.value: Value = value if value is not None else partial(worth, score=score)
         #: Where a playout stops (``None``: at the end; a long race is judged by ``score`` a few rounds on).
         self.horizon = horizon
         #: The decisions left to the policy, unsearched (``None``: every decision with a choice is searched).
@@ -205,7 +213,7 @@ class SearchBot:
             trial = world.clone()
             trial.apply(options[i])
             ended = playout(trial, self.policy, random.Random(luck), far_enough)
-            worths[i].append(worth(ended, seat, self.score))
+            worths[i].append(self.value(ended, seat))
             self.last_playouts += 1
 
 
