@@ -71,6 +71,8 @@ class Car(int):
                 and self.rgb == other.rgb and self.letter == other.letter)
 
     def __ne__(self, other: object) -> bool:
+        if self is other:
+            return False
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
 

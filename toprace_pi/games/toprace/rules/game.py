@@ -643,7 +643,12 @@ class Game:
 
     def takes_part(self, seat: int) -> bool:
         """A seat plays on while it holds speed cards and owns a car not yet finished."""
-        return self.hand_size[seat] > 0 and any(c not in self.board.finished for c in self.cars_of(seat))
+        return self.hand_size[seat] > 0 and self.owns_unfinished_car(seat)
+
+    def owns_unfinished_car(self, seat: int) -> bool:
+        """Whether a car of ``seat``'s has not finished (asked by set, not car by car through the
+        list of those finished: a car's equality is Python's, its hash C's)."""
+        return not self.cars_of(seat).issubset(self.board.finished)
 
     def turn_order(self) -> list[int]:
         """Hook: the seats in the order they take their turns in this race, the

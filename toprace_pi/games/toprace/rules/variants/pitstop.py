@@ -185,7 +185,7 @@ class PitStopGame(Game):
         """Also a seat without speed cards that has a pit stop card and a racing car."""
         if super().takes_part(seat):
             return True
-        return self.pit_stops[seat] > 0 and any(c not in self.board.finished for c in self.cars_of(seat))
+        return self.pit_stops[seat] > 0 and self.owns_unfinished_car(seat)
 
     def can_act(self, seat: int) -> bool:
         """Also a seat with a claimed card to collect, or with a free pit stop card
