@@ -159,7 +159,7 @@ class SearchBot:
         self.policy = policy
         #: How a playout's end is judged (``value``, else :func:`worth` by ``score``).
         self.value: Value = value if value is not None else partial(worth, score=score)
-        #: Where a playout stops (``None``: at the end; a long race is judged by ``score`` a few rounds on).
+        #: Where a playout stops (``None``: at the end; a long race is judged by ``value`` a few rounds on).
         self.horizon = horizon
         #: The decisions left to the policy, unsearched (``None``: every decision with a choice is searched).
         self.settled = settled

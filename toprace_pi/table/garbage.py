@@ -40,7 +40,9 @@ def collections_between_steps(*, freeze: bool = False) -> Iterator[None]:
 def collect_due() -> None:
     """The collection CPython would have started by itself by now, if any: that of the oldest
     generation whose count has passed its threshold (the youngest counts the objects made, each
-    older one the collections of the generation below it)."""
+    older one the collections of the generation below it). The oldest is collected without
+    CPython's further wait for a quarter of its objects to be new: that saves long collections
+    of a big heap, and a table's heap past its start-up is small (frozen, see above)."""
     counts, thresholds = gc.get_count(), gc.get_threshold()
     for generation in (2, 1, 0):
         if thresholds[generation] and counts[generation] > thresholds[generation]:

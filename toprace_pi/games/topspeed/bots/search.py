@@ -97,12 +97,13 @@ def win_chance(game: TopSpeed, seat: int) -> float:
     it)."""
     if game.is_over:
         return 1.0 if seat in game.winners() else 0.0
-    spread = ROUND_SPREAD * math.sqrt(2 * max(1, game.settings.laps - game.lap))
+    # a gap is set against the spread of two cars' gains over the rounds left (and erfc's own √2)
+    scale = ROUND_SPREAD * math.sqrt(2 * max(1, game.settings.laps - game.lap)) * math.sqrt(2)
     mine = game.progress[seat]
     chance = 1.0
     for other, theirs in enumerate(game.progress):
         if other != seat:
-            chance *= 0.5 * math.erfc((theirs - mine) / (spread * math.sqrt(2)))
+            chance *= 0.5 * math.erfc((theirs - mine) / scale)
     return chance
 
 

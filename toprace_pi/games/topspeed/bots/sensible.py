@@ -87,8 +87,7 @@ class SeatFacts(Protocol[Option]):
     def chaotic_weather(self) -> bool: ...
 
     def left(self) -> Iterable[tuple[str, int]]:
-        """The cards the deck can still hold, by word, each with its copies (a word may come more than
-        once: the copies add up)."""
+        """The cards the deck can still hold: each word once, with its copies (the order unknown)."""
         ...
 
 
