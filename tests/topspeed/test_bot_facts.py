@@ -12,9 +12,9 @@ import pytest
 
 from toprace_pi.games.topspeed.bots.search import riskless, search_bot, sensible_policy, win_chance
 from toprace_pi.games.topspeed.bots.sensible import SensibleBot, ViewFacts, WorldFacts, draw_odds
-from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Settings, Shuffle, TopSpeed
+from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Pass, Settings, Shuffle, TopSpeed
 
-from .helpers import CIRCUIT, DECK, NAMES, race
+from .helpers import CIRCUIT, DECK, NAMES, place, play, race, stack
 from .test_properties import RULES
 
 
@@ -109,3 +109,29 @@ def test_a_finished_race_is_worth_all_to_its_winner_and_nothing_to_the_rest():
     chances = [win_chance(game, seat) for seat in range(len(game.names))]
     assert chances.count(1.0) == 1 and chances.count(0.0) == len(chances) - 1
     assert chances.index(1.0) == game.winners()[0]
+
+
+def test_held_up_by_yellow_flags_the_rule_draws_no_points_it_could_not_drive():
+    """Two Yellow Flags on the table: Carla's row already takes her to the car ahead, so another card
+    could only cost her; the leader, with the track open ahead, draws on. Off the game and off the
+    view the rule reads the same room."""
+    game = race(3)
+    place(game, Anna=10, Ben=5, Carla=3)
+    for seat, word in enumerate(("yellow_flag", "yellow_flag", "4")):
+        stack(game, seat, word)
+    play(game, "draw 0", "draw 1", "draw 2", "pass 0", "pass 1")
+    view = game.view(2)
+    assert view["yellow_flags"] == 2 and ViewFacts(view).room == WorldFacts(game, 2).room == 1
+    assert SensibleBot().choose(view) == Pass(2)
+    blind = ViewFacts(view)
+    blind.room = None
+    assert draw_odds(blind)[0] > draw_odds(blind)[1]  # counting every point, the draw would be worth it
+    assert ViewFacts(game.view(0)).room == 24  # Anna, in the lead: 25 spaces to Carla, a lap behind
+
+
+def test_without_two_yellow_flags_the_car_has_the_whole_track():
+    game = race(3)
+    place(game, Anna=10, Ben=5, Carla=3)
+    stack(game, 0, "yellow_flag")
+    play(game, "draw 0")
+    assert ViewFacts(game.view(1)).room is None and WorldFacts(game, 1).room is None

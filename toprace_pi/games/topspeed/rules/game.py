@@ -695,6 +695,7 @@ class TopSpeed:
             "turn": self.turn,
             "progress": list(self.progress),
             "spaces": [self.circuit.space(p) for p in self.progress],
+            "circuit_spaces": self.circuit.spaces,
             "lapped": list(self.lapped),
             "deck_sizes": [len(deck) for deck in self.decks],
             "hidden_decks": list(self.hidden),

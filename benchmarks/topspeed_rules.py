@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""How much a TOP SPEED push-your-luck rule is worth: win shares with 95% intervals, one bot of a
+rule against three others, over many seeded 4-player races (10 laps, a normal race).
+
+    python3 benchmarks/topspeed_rules.py                # 3000 races a field, about two minutes
+    python3 benchmarks/topspeed_rules.py --races 1000   # fewer races, wider intervals
+
+The fields, each bot's seat turning with the race's number (a fair share is 25%):
+
+* the sensible rule against three of itself (the baseline: near 25%);
+* the sensible rule against three bots blind to the Yellow Flags (the rule before it counted them:
+  points past the first car ahead are worth nothing while two flags forbid overtaking), and one
+  blind bot against three sensible ones;
+* a bot that sees the next card of its own deck (it draws unless that card would pair) against
+  three sensible bots: no fair bot can know that much, so its share bounds what better draws can win.
+
+Why: the search bot starts from the sensible rule and overrules it only when its playouts show
+another choice clearly better, so the rule is most of its strength, and these races are cheap
+(the rules decide at once) where the search's are not. A script that prints figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_bots import wilson  # noqa: E402  (beside this script)
+
+from toprace_pi.games.topspeed.bots.sensible import ViewFacts, sensible_choice  # noqa: E402
+from toprace_pi.games.topspeed.data import load_circuit, load_deck  # noqa: E402
+from toprace_pi.games.topspeed.rules import Action, Draw, Pass, TopSpeed, parse_action  # noqa: E402
+from toprace_pi.games.topspeed.rules.cards import TROUBLES  # noqa: E402
+from toprace_pi.games.topspeed.settings import TableGame  # noqa: E402
+from toprace_pi.games.topspeed.simulate import player_names  # noqa: E402
+
+PLAYERS = 4
+LAPS = 10
+
+#: A bot's choice for ``seat``: given the full game (only the seeing bot reads more than the seat's view).
+Rule = Callable[[TopSpeed, int], Action]
+
+
+def sensible(game: TopSpeed, seat: int) -> Action:
+    return parse_action(sensible_choice(ViewFacts(game.view(seat))))
+
+
+def blind(game: TopSpeed, seat: int) -> Action:
+    """The sensible rule with the Yellow Flags left out of its facts."""
+    facts = ViewFacts(game.view(seat))
+    facts.room = None
+    return parse_action(sensible_choice(facts))
+
+
+def seeing(game: TopSpeed, seat: int) -> Action:
+    """Draws unless its next card would pair with its row; the sensible rule for every other choice."""
+    choice = sensible(game, seat)
+    options = game.options(seat)
+    if not isinstance(choice, (Draw, Pass)) or Draw(seat) not in options or Pass(seat) not in options:
+        return choice
+    card = game.decks[seat][-1]
+    kind = game.acts_as(card)
+    pairs = card.kind in TROUBLES and any(game.acts_as(other) is kind for other in game.rows[seat])
+    return Pass(seat) if pairs else Draw(seat)
+
+
+RULES: dict[str, Rule] = {"sensible": sensible, "blind": blind, "seeing": seeing}
+#: (the one bot's rule, the three others' rule)
+FIELDS = (("sensible", "sensible"), ("sensible", "blind"), ("blind", "sensible"), ("seeing", "sensible"))
+
+
+def race(job: tuple[int, str, str]) -> float:
+    """Race ``number``: the one bot's share of the win (it sits at seat ``number % 4``)."""
+    number, one, others = job
+    settings = TableGame(players=player_names(PLAYERS), laps=LAPS).settings()
+    game = TopSpeed(settings, load_circuit(settings.circuit), load_deck(settings.deck))
+    seat = number % PLAYERS
+    chance = random.Random(number)
+    while not game.is_over:
+        if game.decision.chance:
+            game.apply(game.chance_outcomes().sample(chance))
+        else:
+            turn: Any = game.turn
+            game.apply(RULES[one if turn == seat else others](game, turn))
+    winners = game.winners()
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--races", type=int, default=3000, help="races a field (default 3000)")
+    parser.add_argument("--jobs", type=int, default=2, help="races played at once (default 2)")
+    args = parser.parse_args()
+    with multiprocessing.Pool(args.jobs) as pool:
+        for one, others in FIELDS:
+            jobs = [(number, one, others) for number in range(args.races)]
+            share = sum(pool.map(race, jobs, chunksize=25)) / args.races
+            low, high = wilson(share, args.races)
+            print(f"  one {one:9} against three {others:9} {share:6.1%}  (95% interval {low:5.1%} to {high:5.1%}, "
+                  f"{args.races} races)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
