@@ -12,7 +12,7 @@ from test_table import Clock, play_until
 from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.rules import Phase
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
-from toprace_pi.table.garbage import collect_due, collections_between_steps
+from toprace_pi.table.garbage import collect_due, collections_between_steps, collections_off
 
 
 @pytest.fixture
@@ -40,6 +40,16 @@ def test_automatic_collection_is_off_in_the_block_and_back_on_after_it():
     with collections_between_steps(freeze=True):
         assert not gc.isenabled()
         assert gc.get_freeze_count() > 0
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_start_up_without_collections_leaves_the_table_loop_to_turn_them_back_on():
+    with collections_off():
+        assert not gc.isenabled()
+        with collections_between_steps(freeze=True):
+            assert gc.get_freeze_count() > 0
+        assert not gc.isenabled()
     assert gc.isenabled()
     assert gc.get_freeze_count() == 0
 

@@ -8,8 +8,6 @@ import argparse
 from collections.abc import Callable, Iterable
 from typing import NoReturn
 
-from toprace_pi.core.search import DEFAULT_STRENGTH, STRENGTHS
-
 USAGE_ERROR = 2
 
 
@@ -70,6 +68,8 @@ def seed(text: str) -> int:
 
 def bots_option(parser: argparse.ArgumentParser, known: Iterable[str], default: str) -> None:
     """``--bots`` (one kind for every seat or one per seat) and ``--strength`` (the search bots')."""
+    from toprace_pi.core.search import DEFAULT_STRENGTH, STRENGTHS  # lazily: not for the help, which needs no bots
+
     names = tuple(known)
     parser.add_argument("--bots", type=kinds(names), default=default, metavar="KIND[,KIND...]",
                         help=f"the bots: one kind for every seat or one per seat, joined by commas "

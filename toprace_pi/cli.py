@@ -360,12 +360,15 @@ def _config(args: argparse.Namespace) -> TableConfig:
 
 
 def _play_table(args: argparse.Namespace) -> int:
-    from toprace_pi.table.live import run_table
+    from toprace_pi.table.garbage import collections_off
 
-    config = _config(args)
-    if args.game is not None:
-        _same_game(args.game, config.game, f"the configuration ({args.config or 'the defaults'})")
-    return run_table(config, new=args.new, pages=_table_pages(config))
+    with collections_off():  # until the table's loop: it collects what the start-up left, once
+        from toprace_pi.table.live import run_table
+
+        config = _config(args)
+        if args.game is not None:
+            _same_game(args.game, config.game, f"the configuration ({args.config or 'the defaults'})")
+        return run_table(config, new=args.new, pages=_table_pages(config))
 
 
 def _table_pages(config: TableConfig) -> Any:

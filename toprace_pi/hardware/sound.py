@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import shutil
-import subprocess
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -240,6 +239,8 @@ def run_espeak(argv: Sequence[str], text: str) -> None:
     with "-" is never taken for an option. Failures are logged, never raised:
     a silent speaker must not stop the game.
     """
+    import subprocess  # lazily: a table without speech runs no program, and starts a little sooner
+
     try:
         done = subprocess.run(
             list(argv), input=text, text=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60

@@ -28,8 +28,8 @@ from toprace_pi.table.checks import positive, table, whole
 DEFAULT_REGISTRY = "~/.local/share/toprace-pi/tags.json"
 DEFAULT_JOURNAL = "~/.local/share/toprace-pi/journal.jsonl"
 READER_KINDS = ("pn532", "simulated")
-#: ``[buttons] kind``: on the Pi's GPIO, or on gpiozero's mock pins, which nobody presses but which let
-#: the table and its tools run on a computer that is not a Pi.
+#: ``[buttons] kind``: on the Pi's GPIO, or none, as nobody could press simulated ones: that lets the
+#: table and its tools run on a computer that is not a Pi.
 BUTTON_KINDS = ("gpio", "simulated")
 _READER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
 BUSES = ("uart", "i2c", "spi")

@@ -17,22 +17,33 @@ from contextlib import contextmanager
 
 
 @contextmanager
-def collections_between_steps(*, freeze: bool = False) -> Iterator[None]:
-    """Automatic collection off for the block (a table's loop, whose steps end with
-    :func:`collect_due`), on again after it if it was on. ``freeze``: for a table that runs
-    until the machine stops, every object made before the block (the modules, the track,
-    the open devices) is set aside for it, as they live as long as the table: no collection
-    looks at them again, so each stays short."""
+def collections_off() -> Iterator[None]:
+    """Automatic collection off for the block, on again after it if it was on: for a table's start-up,
+    whose objects (the modules, the track, the devices) live as long as it does, so that collections
+    there would look at them again and again for nothing (the freeze's one collection finds the rest)."""
     was_on = gc.isenabled()
-    if freeze:
-        gc.collect()
-        gc.freeze()
     gc.disable()
     try:
         yield
     finally:
         if was_on:
             gc.enable()
+
+
+@contextmanager
+def collections_between_steps(*, freeze: bool = False) -> Iterator[None]:
+    """Automatic collection off for the block (a table's loop, whose steps end with
+    :func:`collect_due`), on again after it if it was on. ``freeze``: for a table that runs
+    until the machine stops, every object made before the block (the modules, the track,
+    the open devices) is set aside for it, as they live as long as the table: no collection
+    looks at them again, so each stays short."""
+    if freeze:
+        gc.collect()
+        gc.freeze()
+    try:
+        with collections_off():
+            yield
+    finally:
         if freeze:
             gc.unfreeze()
 

@@ -192,21 +192,19 @@ def _registry(config: TableConfig, vocabulary: Vocabulary[Any], announcer: Annou
 
 
 def open_buttons(config: TableConfig, events: queue.Queue[Event]) -> Any:
-    """The buttons the config asks for: on the Pi's GPIO, or (``[buttons] kind = "simulated"``) on
-    gpiozero's mock pins. Off a Pi, :class:`HardwareError` (and :func:`gpio_missing` says how to go on)."""
+    """The buttons on the Pi's GPIO. Off a Pi, :class:`HardwareError` (and :func:`gpio_missing` says how to go on)."""
     from toprace_pi.hardware.buttons import TableButtons
 
-    factory = None
-    if config.button_kind == "simulated":
-        from gpiozero.pins.mock import MockFactory
-
-        factory = MockFactory()
-    elif (missing := gpio_missing()) is not None:
+    if (missing := gpio_missing()) is not None:
         raise HardwareError(missing)
-    return TableButtons(config.buttons, events, hold_time=config.hold_time, pin_factory=factory)
+    return TableButtons(config.buttons, events, hold_time=config.hold_time)
 
 
 def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:
+    """The table's buttons; none for ``[buttons] kind = "simulated"``: nobody could press them (and
+    gpiozero, a seventh of the start-up on mock pins, is not imported for them)."""
+    if config.button_kind == "simulated":
+        return None
     try:
         return open_buttons(config, events)
     except (HardwareError, OSError, RuntimeError, ImportError) as exc:

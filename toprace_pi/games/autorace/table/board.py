@@ -12,12 +12,15 @@ from __future__ import annotations
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toprace_pi.datafiles import shipped_names
 from toprace_pi.games.autorace.data import load_board
 from toprace_pi.games.autorace.rules import Board
-from toprace_pi.hardware.calibrate import ProfileTarget
 from toprace_pi.hardware.profile import Profile, find_profile, profile_beside
+
+if TYPE_CHECKING:
+    from toprace_pi.hardware.calibrate import ProfileTarget
 
 DEFAULT_NOTE = ("DEFAULT layout, not measured on a board: one LED per space, the strip running along the "
                 "track from space 0 to the last; no placement spaces, no seat lights. Calibrate it to your board.")
@@ -65,6 +68,8 @@ def load_profile(board_name: str, board: Board, profile: str | Path | None = Non
 def calibration_target(board_name: str, out: Path | None = None) -> ProfileTarget:
     """What ``toprace-pi calibrate`` walks for an AUTORACE board (a shipped one by name, or a board file):
     saved by default beside a board file (where the table finds it by itself), or as ``NAME.toml`` here."""
+    from toprace_pi.hardware.calibrate import ProfileTarget  # lazily: for calibrate, not the table's start-up
+
     board = load_board(board_name)
     beside = profile_beside(board_name) if board_name not in profile_names() else None
     out = out or beside or Path(f"{board_name}.toml")

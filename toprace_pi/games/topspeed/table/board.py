@@ -14,12 +14,15 @@ from __future__ import annotations
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from toprace_pi.datafiles import shipped_names
 from toprace_pi.games.topspeed.data import load_circuit
 from toprace_pi.games.topspeed.rules import Circuit
-from toprace_pi.hardware.calibrate import ProfileTarget
 from toprace_pi.hardware.profile import Profile, find_profile, profile_beside
+
+if TYPE_CHECKING:
+    from toprace_pi.hardware.calibrate import ProfileTarget
 
 #: LEDs of the lap counter, each a tenth of the race.
 LAP_LEDS = 10
@@ -73,6 +76,8 @@ def load_profile(circuit_name: str, circuit: Circuit, profile: str | Path | None
 
 def calibration_target(circuit_name: str, out: Path | None = None) -> ProfileTarget:
     """What ``toprace-pi calibrate`` walks for a TOP SPEED circuit: saved beside a circuit file by default."""
+    from toprace_pi.hardware.calibrate import ProfileTarget  # lazily: for calibrate, not the table's start-up
+
     circuit = load_circuit(circuit_name)
     beside = profile_beside(circuit_name) if circuit_name not in profile_names() else None
     out = out or beside or Path(f"{circuit_name}.toml")
