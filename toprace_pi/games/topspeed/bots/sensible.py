@@ -62,9 +62,8 @@ def left_in_deck(view: dict[str, Any]) -> Counter[str]:
     seat = view["seat"]
     seen: Iterable[str | None] = [*view["rows"][seat], *view["discards"][seat], *view["damage"][seat],
                                   view["my_kept"], view["my_drawn"]]
-    left = Counter(view["composition"])
-    left.subtract(word for word in seen if word is not None)
-    return +left
+    gone = Counter(seen)
+    return Counter({word: copies - gone[word] for word, copies in view["composition"].items() if copies > gone[word]})
 
 
 class SeatFacts(Protocol[Option]):
@@ -201,20 +200,24 @@ def draw_odds(facts: SeatFacts[Any]) -> tuple[int, int]:
     row = [_odds(word, chaotic) for word in facts.row]
     in_row = {pairs_as for _, pairs_as, _ in row if pairs_as is not None}
     row_points = sum(points for points, _, _ in row)
-    room, damage = facts.room, facts.damage
-
-    def useful(points: int) -> int:
-        return points if room is None else min(max(0, points - damage), room)
-
-    now = useful(row_points)
+    room = facts.room
+    now = row_points if room is None else _held_up(row_points, facts.damage, room)
     gain = risk = 0
     for word, copies in facts.left():
         points, pairs_as, extra = _odds(word, chaotic)
         if pairs_as in in_row:
             risk += copies * (now + extra)
+        elif room is None:
+            gain += copies * points
         else:
-            gain += copies * (useful(row_points + points) - now)
+            gain += copies * (_held_up(row_points + points, facts.damage, room) - now)
     return gain, risk
+
+
+def _held_up(points: int, damage: int, room: int) -> int:
+    """The spaces a row of ``points`` drives with ``damage`` cards in the damage row, held up ``room``
+    spaces ahead."""
+    return min(max(0, points - damage), room)
 
 
 @cache

@@ -16,6 +16,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
+from operator import attrgetter
 from typing import Any, ClassVar, Self, cast
 
 from toprace_pi.core.clone import clone
@@ -259,7 +260,11 @@ class TopSpeed:
 
     def table_count(self, kind: Kind) -> int:
         """Cards of ``kind`` in this round's rows, all players' together."""
-        return sum(card.kind is kind for row in self.rows for card in row)
+        return self._table_kinds().count(kind)
+
+    def _table_kinds(self) -> list[Kind]:
+        """The kind of every card in this round's rows (counted in C: a view counts three kinds)."""
+        return [card.kind for row in self.rows for card in row]
 
     def acts_as(self, card: Card) -> Kind:
         """The kind a card plays as: in chaotic weather a Tire trouble is an Off Track."""
@@ -681,7 +686,7 @@ class TopSpeed:
     def snapshot(self) -> dict[str, Any]:
         """The state as every player sees it: the decks' sizes, not their order; whether a seat keeps a
         card apart or is deciding on a green card just drawn, not which."""
-        words = _words
+        words, on_the_table = _pile_words, self._table_kinds()
         return {
             "stage": self.stage.name,
             "chance": self._waiting() if self.chance_queue else None,
@@ -709,9 +714,9 @@ class TopSpeed:
             "round_ended": [end.name if end else None for end in self.ends],
             "out_by": [kind.value if kind else None for kind in self.out_by],
             "pit_stop_back": list(self.pit_back),
-            "yellow_flags": self.table_count(Kind.YELLOW_FLAG),
-            "safety_cars": self.table_count(Kind.SAFETY_CAR),
-            "blanks": self.table_count(Kind.BLANK),
+            "yellow_flags": on_the_table.count(Kind.YELLOW_FLAG),
+            "safety_cars": on_the_table.count(Kind.SAFETY_CAR),
+            "blanks": on_the_table.count(Kind.BLANK),
             "chaotic_weather": self.chaotic_weather,
             "under_safety_car": self.under_safety_car,
             "safety_car_rounds": self.safety_car_rounds,
@@ -723,7 +728,7 @@ class TopSpeed:
         """Everything, the secrets too (a seat's view has no ``to_dict``)."""
         return {"format": "toprace-pi topspeed 1", "settings": asdict(self.settings),
                 "log": [str(a) for a in self.log], "snapshot": self.snapshot(),
-                "decks": [_words(deck) for deck in self.decks],
+                "decks": [_pile_words(deck) for deck in self.decks],
                 "kept": _words(self.kept), "drawn": _words(self.drawn)}
 
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -782,3 +787,11 @@ def _word(card: Card | None) -> str | None:
 
 def _words(cards: Sequence[Card | None]) -> list[str | None]:
     return [None if card is None else card.word for card in cards]
+
+
+def _pile_words(cards: Sequence[Card]) -> list[str]:
+    """The words of a row or pile (it holds no gaps): mapped in C, as a view names every card of every pile."""
+    return list(map(_WORD, cards))
+
+
+_WORD = attrgetter("word")
