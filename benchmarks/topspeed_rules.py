@@ -11,6 +11,9 @@ The fields, each bot's seat turning with the race's number (a fair share is 25%)
 * the sensible rule against three bots blind to the Yellow Flags (the rule before it counted them:
   points past the first car ahead are worth nothing while two flags forbid overtaking), and one
   blind bot against three sensible ones;
+* the sensible rule against three bots without its last-round chase (a car the rows laid so far
+  leave behind in the race's last round draws on whatever the risk), and one such bot against three
+  sensible ones;
 * a bot that sees the next card of its own deck (it draws unless that card would pair) against
   three sensible bots: no fair bot can know that much, so its share bounds what better draws can win.
 
@@ -26,6 +29,7 @@ import multiprocessing
 import random
 import sys
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_bots import wilson  # noqa: E402  (beside this script)
 
-from toprace_pi.games.topspeed.bots.sensible import ViewFacts, sensible_choice  # noqa: E402
+from toprace_pi.games.topspeed.bots.sensible import Standing, ViewFacts, sensible_choice  # noqa: E402
 from toprace_pi.games.topspeed.data import load_circuit, load_deck  # noqa: E402
 from toprace_pi.games.topspeed.rules import Action, Draw, Pass, TopSpeed, parse_action  # noqa: E402
 from toprace_pi.games.topspeed.rules.cards import TROUBLES  # noqa: E402
@@ -59,6 +63,17 @@ def blind(game: TopSpeed, seat: int) -> Action:
     return parse_action(sensible_choice(facts))
 
 
+class _Unhurried(ViewFacts):
+    """A seat's facts that never tell of the race's last round: the rule without its chase."""
+
+    def standing(self) -> Standing:
+        return replace(super().standing(), lap=0)
+
+
+def unhurried(game: TopSpeed, seat: int) -> Action:
+    return parse_action(sensible_choice(_Unhurried(game.view(seat))))
+
+
 def seeing(game: TopSpeed, seat: int) -> Action:
     """Draws unless its next card would pair with its row; the sensible rule for every other choice."""
     choice = sensible(game, seat)
@@ -71,9 +86,10 @@ def seeing(game: TopSpeed, seat: int) -> Action:
     return Pass(seat) if pairs else Draw(seat)
 
 
-RULES: dict[str, Rule] = {"sensible": sensible, "blind": blind, "seeing": seeing}
+RULES: dict[str, Rule] = {"sensible": sensible, "blind": blind, "unhurried": unhurried, "seeing": seeing}
 #: (the one bot's rule, the three others' rule)
-FIELDS = (("sensible", "sensible"), ("sensible", "blind"), ("blind", "sensible"), ("seeing", "sensible"))
+FIELDS = (("sensible", "sensible"), ("sensible", "blind"), ("blind", "sensible"), ("sensible", "unhurried"),
+          ("unhurried", "sensible"), ("seeing", "sensible"))
 
 
 def race(job: tuple[int, str, str]) -> float:
@@ -103,7 +119,7 @@ def main() -> int:
             jobs = [(number, one, others) for number in range(args.races)]
             share = sum(pool.map(race, jobs, chunksize=25)) / args.races
             low, high = wilson(share, args.races)
-            print(f"  one {one:9} against three {others:9} {share:6.1%}  (95% interval {low:5.1%} to {high:5.1%}, "
+            print(f"  one {one:9} against three {others:10} {share:6.1%}  (95% interval {low:5.1%} to {high:5.1%}, "
                   f"{args.races} races)", flush=True)
     return 0
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import pytest
 
 from toprace_pi.games.topspeed.bots.search import riskless, search_bot, sensible_policy, win_chance
-from toprace_pi.games.topspeed.bots.sensible import SensibleBot, ViewFacts, WorldFacts, draw_odds
+from toprace_pi.games.topspeed.bots.sensible import SensibleBot, ViewFacts, WorldFacts, draw_odds, worth_a_draw
 from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Pass, Settings, Shuffle, TopSpeed
 
 from .helpers import CIRCUIT, DECK, NAMES, place, play, race, stack
@@ -135,3 +135,23 @@ def test_without_two_yellow_flags_the_car_has_the_whole_track():
     stack(game, 0, "yellow_flag")
     play(game, "draw 0")
     assert ViewFacts(game.view(1)).room is None and WorldFacts(game, 1).room is None
+
+
+def test_in_the_last_round_a_car_left_behind_draws_whatever_the_risk():
+    """The race's last round: Ben passed with a row that keeps him ahead of Anna, so a row Anna could lose
+    is worth nothing to her and she draws on. A round earlier she weighs the risk and passes, unless Ben's
+    row takes him, the lead car, across the line (the counter's last lap, so this is the last round)."""
+    row = ("4", "tire_trouble", "4", "engine_trouble", "3", "off_track", "drive_through")
+    for lap, ben, drawn in ((8, 50, False), (9, 50, True), (8, 60, True)):
+        game = race(2, laps=10)
+        game.lap, game.lead_lap = lap, 1
+        place(game, Anna=40, Ben=ben)  # Ben bound for 55 (short of the line at 64) or 65; Anna for 51
+        stack(game, 0, *row)
+        stack(game, 1, "3", "2")
+        play(game, "draw 0", "draw 1", "draw 0", "draw 1", "draw 0", "pass 1", *["draw 0"] * 4)
+        view = game.view(0)
+        assert view["turn"] == 0 and view["rows"][0] == list(row)
+        facts = ViewFacts(view)
+        assert not worth_a_draw(facts)  # four troubles in the row: by the odds, a pass
+        assert facts.standing() == WorldFacts(game, 0).standing()
+        assert (SensibleBot().choose(view) == Draw(0)) is drawn
