@@ -6,9 +6,11 @@ changes: immutable values (numbers, strings, tuples, frozen dataclasses, enums) 
 the types a game declares :func:`shared` (its track, its deck: read, never written).
 How each type is copied is worked out once per type, so a clone costs a walk over
 the state's containers and nothing more; a type names in ``CLONE_SHALLOW`` the
-attributes that only ever hold containers (lists, dicts, sets) of immutable values
-(the log, the events, where the cars stand), which are copied without a look at each
-element.
+attributes that only ever hold containers (lists, dicts, sets) of immutable values, or
+``None`` (the log, the events, where the cars stand), which are copied without a look at
+each element, and in ``CLONE_NESTED`` those that only ever hold lists of such containers,
+or ``None`` (the hands), copied the same way one level down. A name wrongly declared would leave the copy
+sharing a mutable value with the original; a name left out is only copied more slowly.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ _IMMUTABLE = (int, float, complex, str, bytes, bool, type(None), range, frozense
 _copiers: dict[type, _Copier] = {}
 #: The types whose values a clone shares (their copier is :func:`_same`), as a set: the
 #: attributes and elements of a state are mostly of these, and are passed over by a look here.
-_shared_kinds: set[type] = set()
+#: The built-in ones from the start: an attribute that holds a container may also hold ``None``.
+_shared_kinds: set[type] = set(_IMMUTABLE)
 
 
 def shared(cls: type[T]) -> type[T]:
@@ -59,7 +62,8 @@ def _make_copier(cls: type) -> _Copier:
     if cls is set:
         return set.copy
     if hasattr(cls, "__dict__") and not hasattr(cls, "__slots__"):
-        return partial(_copy_object, shallow=frozenset(getattr(cls, "CLONE_SHALLOW", ())))
+        return partial(_copy_object, shallow=frozenset(getattr(cls, "CLONE_SHALLOW", ())),
+                       nested=frozenset(getattr(cls, "CLONE_NESTED", ())))
     raise TypeError(f"cannot clone a {cls.__name__}: declare it shared() or give it a __dict__")
 
 
@@ -92,13 +96,18 @@ def _copy_dict(items: dict[Any, Any]) -> dict[Any, Any]:
     return {key: clone(value) for key, value in items.items()}
 
 
-def _copy_object(value: Any, shallow: frozenset[str]) -> Any:
+def _copy_object(value: Any, shallow: frozenset[str], nested: frozenset[str]) -> Any:
     """A new object of the same type with each attribute cloned; the attributes the
     type names in ``CLONE_SHALLOW`` (containers of immutable values, such as a log)
-    are copied without looking at their elements, and an immutable one is not copied."""
+    or ``CLONE_NESTED`` (lists of them, such as the hands) are copied without looking
+    at their elements, and an immutable one is not copied."""
     other = object.__new__(type(value))
-    fields, shared_kinds = other.__dict__, _shared_kinds
-    for name, field in value.__dict__.items():
+    # The attributes copied in one go, then the mutable ones replaced: most are immutable.
+    fields = other.__dict__ = value.__dict__.copy()
+    shared_kinds = _shared_kinds
+    for name, field in fields.items():
         kind = type(field)
-        fields[name] = field if kind in shared_kinds else kind(field) if name in shallow else clone(field)
+        if kind not in shared_kinds:
+            fields[name] = (kind(field) if name in shallow
+                            else [inner.copy() for inner in field] if name in nested else clone(field))
     return other

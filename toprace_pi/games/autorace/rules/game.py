@@ -69,7 +69,11 @@ class Autorace:
     SEAT_SECRETS: ClassVar[frozenset[str]] = frozenset({"sealed"})
     #: What a seat's view of the game does not show at all: the log and the copies that hold sealed cards.
     SEAT_HIDDEN: ClassVar[frozenset[str]] = frozenset({"log", "to_dict", "clone", "replayed"})
-    CLONE_SHALLOW = ("log", "events", "results")
+    #: Lists (a dict, a set) of numbers and flags only, and lists of such containers (the hands, the
+    #: discard piles): a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "results", "money", "dropped", "positions", "in_race", "missing", "bonuses",
+                     "paid", "sealed")
+    CLONE_NESTED = ("hands", "discards")
 
     def __init__(self, settings: Settings, board: Board) -> None:
         if not 2 <= len(settings.players) <= len(board.suits):

@@ -1093,8 +1093,10 @@ class Game:
     def set_left_out(self, cards: list[int]) -> None:
         """Hook: the cards left out of the deal, drawn anew (the base game keeps no record of them)."""
 
-    #: Lists that only ever hold immutable values: a clone copies them in one go.
-    CLONE_SHALLOW = ("log", "events", "results", "money", "hand_size", "played", "moves_left", "_fleets")
+    #: Lists (and the owners' dict) that only ever hold immutable values: a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "results", "money", "hand_size", "played", "moves_left", "_fleets", "owner")
+    #: A list of such lists: a clone copies each in one go.
+    CLONE_NESTED = ("hands",)
 
     def replayed(self, log: Sequence[Action | str]) -> Game:
         """The same game (settings, track, deck) rebuilt from the start by ``log``."""

@@ -122,7 +122,10 @@ class TopSpeed:
     #: What a seat's view does not show at all: the decks' order (nobody may peek, not even the owner),
     #: the log that holds the shuffles, and the copies that hold both.
     SEAT_HIDDEN: ClassVar[frozenset[str]] = frozenset({"decks", "log", "to_dict", "clone", "replayed"})
-    CLONE_SHALLOW = ("log", "events")
+    #: Lists (and a dict) of immutable values only (numbers, flags, cards, piles): a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "decks", "composition", "rows", "discards", "damage", "kept", "hidden",
+                     "drawn", "progress", "lapped", "fastest", "qualifying_times", "chance_queue", "turn_order",
+                     "ends", "drew", "out_by", "pit_back", "kept_now", "used_now")
 
     def __init__(self, settings: Settings, circuit: Circuit, deck: Deck) -> None:
         count = len(settings.players)
