@@ -51,17 +51,18 @@ from toprace_pi.games.toprace.rules.events import (
     PRIZES,
     AuctionWon,
     BrokeDown,
-    CardPlayed,
     CarFinished,
-    CarMoved,
     CarPlaced,
     CarReturned,
     Event,
-    Forfeited,
     GameEnded,
     JokerChosen,
     RaceEnded,
     RaceStarted,
+    car_moved,
+    card_played,
+    forfeited,
+    made_once,
 )
 from toprace_pi.games.toprace.rules.track import Track
 
@@ -208,6 +209,10 @@ class PendingMove:
     points: int | None
     steps: int | None
     ends: tuple[int, ...]
+
+
+#: The pending moves, each made once while kept: one is an immutable value, as an event is.
+pending_move = made_once(PendingMove)
 
 
 class _MoveActions(dict[int, MoveCar]):
@@ -711,7 +716,7 @@ class Game:
         self.hand_size[self.turn] -= 1
         self.played.append(action.number)
         card = self.card = self.deck[action.number]
-        self.events.append(CardPlayed(self.turn, str(card)))
+        self.events.append(card_played(self.turn, str(card)))
         if isinstance(card, SprintBreakdownCard):
             self._start_sprint_breakdown(card)
         else:
@@ -737,16 +742,16 @@ class Game:
     def _offer_move(self, car: Car, points: int) -> bool:
         """Ask where ``car`` ends, if it can move; record a forfeit otherwise."""
         if car in self.board.finished:
-            self.events.append(Forfeited(car, points, "already finished"))
+            self.events.append(forfeited(car, points, "already finished"))
             return False
         if car in self.board.waiting:
-            self.events.append(Forfeited(car, points, "broken down"))
+            self.events.append(forfeited(car, points, "broken down"))
             return False
         steps, ends = self.board.move_options(car, points)
         if not ends:
-            self.events.append(Forfeited(car, points, "blocked"))
+            self.events.append(forfeited(car, points, "blocked"))
             return False
-        self.moving = PendingMove(car, points, steps, ends)
+        self.moving = pending_move(car, points, steps, ends)
         self.phase, self.to_move = Phase.MOVE_CAR, self.turn
         return True
 
@@ -792,7 +797,7 @@ class Game:
         for car in card.pair:
             if car in self.board.finished or car in self.board.waiting:
                 why = "has finished" if car in self.board.finished else "is broken down"
-                self.events.append(Forfeited(car, 0, f"Sprint/Breakdown void: {car} {why}"))
+                self.events.append(forfeited(car, 0, f"Sprint/Breakdown void: {car} {why}"))
                 self._card_done()
                 return
         self.phase, self.to_move = Phase.SPRINT_OR_BREAKDOWN, self.turn
@@ -810,7 +815,7 @@ class Game:
         ends = self.board.sprint_options(rear, front)
         if not ends:
             why = f"already level with {front}" if self.board.is_level(rear, front) else "no space to move to"
-            self.events.append(Forfeited(rear, 0, f"sprint: {why}"))
+            self.events.append(forfeited(rear, 0, f"sprint: {why}"))
             self._card_done()
             return
         self.moving = PendingMove(rear, None, None, ends)
@@ -849,7 +854,7 @@ class Game:
         self.moving = None
         start = self.track.space_id(self.board.at[car])
         finished = self.board.move(car, self.track.index(action.to))
-        self.events.append(CarMoved(car, start, action.to, steps or 0, points))
+        self.events.append(car_moved(car, start, action.to, steps or 0, points))
         if finished:
             self._car_finished(car)
             if len(self.board.finished) >= FINISHES_TO_END:
