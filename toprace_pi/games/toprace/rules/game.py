@@ -659,7 +659,7 @@ class Game:
         """Hook: the seats in the order they take their turns in this race, the
         starting player first. The base game goes clockwise; the Stocks variant
         auctions the seating order."""
-        return [(self.starter + step) % self.player_count for step in range(self.player_count)]
+        return [*range(self.starter, self.player_count), *range(self.starter)]
 
     def seats_after(self, seat: int) -> list[int]:
         """The other seats in turn order, from the one after ``seat`` round to the
@@ -677,7 +677,11 @@ class Game:
         """``self.turn`` plays if it takes part; else the turn passes on in turn
         order. The race ends when no seat that takes part can do anything but
         pass (in the base game: when no seat takes part any more), rather than
-        asking everyone in turn to pass."""
+        asking everyone in turn to pass. Most turns the seat can act: it plays, and no other is looked at."""
+        turn = self.turn
+        if self.takes_part(turn) and self.can_act(turn):
+            self.phase, self.to_move = Phase.PLAY_CARD, turn
+            return
         if not any(self.takes_part(seat) and self.can_act(seat) for seat in range(self.player_count)):
             self._end_race("all speed cards are played")
             return
