@@ -38,6 +38,7 @@ from toprace_pi.games.topspeed.rules.actions import (
     StartOrder,
     UseKept,
     parse_action,
+    seat_action,
 )
 from toprace_pi.games.topspeed.rules.cards import (
     DAMAGE,
@@ -235,21 +236,21 @@ class TopSpeed:
         if seat != self.turn or self.chance_queue:
             return []
         if self.drawn[seat] is not None:
-            return [Keep(seat), Leave(seat)]
+            return [seat_action(Keep, seat), seat_action(Leave, seat)]
         found: list[SeatAction] = self._draws(seat)
         if self._may_use_kept(seat):
-            found.append(UseKept(seat))
+            found.append(seat_action(UseKept, seat))
         if self.drew[seat]:
-            found.append(Pass(seat))
+            found.append(seat_action(Pass, seat))
         else:
-            found.append(SitOut(seat) if self.stage is Stage.QUALIFYING else PitStop(seat))
+            found.append(seat_action(SitOut if self.stage is Stage.QUALIFYING else PitStop, seat))
         return found
 
     def _draws(self, seat: int) -> list[SeatAction]:
         """A draw from a known deck; from one shuffled by hand, a draw naming each card it may still hold."""
         deck = self.decks[seat]
         if not self.hidden[seat]:
-            return [Draw(seat)] if deck else []
+            return [seat_action(Draw, seat)] if deck else []
         return [DrawCard(seat, card.word) for card in dict.fromkeys(deck)]
 
     def _may_keep(self, seat: int, card: Card) -> bool:
