@@ -11,6 +11,7 @@ import random
 import pytest
 
 from toprace_pi.core import registry
+from toprace_pi.core.clone import clone
 from toprace_pi.core.game import nth_permutation
 from toprace_pi.errors import IllegalActionError
 
@@ -42,6 +43,7 @@ def look_closely(game, rng: random.Random, seen: list) -> None:
     each with whether a seat took it."""
     before = state(game)
     assert state(game.clone()) == before
+    declared_copies_hold_immutable_values(game)
     public = game.view(None)
     json.dumps(public)
     for seat in range(len(game.names)):
@@ -56,6 +58,22 @@ def look_closely(game, rng: random.Random, seen: list) -> None:
         with pytest.raises(IllegalActionError):
             game.apply(rng.choice(stale))
         assert state(game) == before
+
+
+def declared_copies_hold_immutable_values(value) -> None:
+    """What ``value``'s class names in ``CLONE_SHALLOW`` holds immutable values only (those a clone
+    shares: ``clone(x) is x``), and what it names in ``CLONE_NESTED`` lists of such containers: a
+    clone copies them without a look at their elements. The same for the objects it holds."""
+    shallow, nested = (frozenset(getattr(type(value), key, ())) for key in ("CLONE_SHALLOW", "CLONE_NESTED"))
+    for name, field in vars(value).items():
+        if clone(field) is field:
+            continue
+        inners = [field] if name in shallow else field if name in nested else []
+        for inner in inners:
+            items = inner.values() if isinstance(inner, dict) else inner
+            assert all(clone(item) is item for item in items), f"{type(value).__name__}.{name}: {inner!r}"
+        if hasattr(field, "__dict__") and not inners:
+            declared_copies_hold_immutable_values(field)
 
 
 @pytest.mark.parametrize(("name", "variant"), [v for g in GAMES for v in variants(g)])

@@ -7,6 +7,7 @@ one step of its own, the table's, once every seat has chosen.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from toprace_pi.errors import NotationError
 from toprace_pi.games.autorace.rules.board import BANNER
@@ -46,6 +47,9 @@ class Reveal:
 
 
 Action = Choose | TakeBack | Reveal
+#: Each seat's choice of each card, made once (an action is an immutable value): the legal actions
+#: list every seat's every card at every step of a playout.
+choose_action = cache(Choose)
 
 
 def parse_action(text: str) -> Action:

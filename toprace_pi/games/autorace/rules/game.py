@@ -17,6 +17,7 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import cache
 from typing import Any, ClassVar, Self, cast
 
 from toprace_pi.core.clone import clone
@@ -24,13 +25,15 @@ from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameI
 from toprace_pi.core.seat_view import SeatView
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.autorace.rules import events as ev
-from toprace_pi.games.autorace.rules.actions import Action, Choose, Reveal, TakeBack, parse_action
+from toprace_pi.games.autorace.rules.actions import Action, Choose, Reveal, TakeBack, choose_action, parse_action
 from toprace_pi.games.autorace.rules.board import BANNER, Board
 
 #: Rounds in a row that change nothing at all (every seat in the race lays its banner to no effect)
 #: after which nobody is taken to move any more: the game ends (a reading: the rules end it only
 #: when nobody *can* move, and a race of banners would never end).
 STALLED_ROUNDS = 3
+#: The decision of each set of seats choosing at once, made once: a playout asks at every step.
+_seats_decision = cache(Decision)
 
 
 class Phase(enum.Enum):
@@ -69,7 +72,11 @@ class Autorace:
     SEAT_SECRETS: ClassVar[frozenset[str]] = frozenset({"sealed"})
     #: What a seat's view of the game does not show at all: the log and the copies that hold sealed cards.
     SEAT_HIDDEN: ClassVar[frozenset[str]] = frozenset({"log", "to_dict", "clone", "replayed"})
-    CLONE_SHALLOW = ("log", "events", "results")
+    #: Lists (a dict, a set) of numbers and flags only, and lists of such containers (the hands, the
+    #: discard piles): a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "results", "money", "dropped", "positions", "in_race", "missing", "bonuses",
+                     "paid", "sealed")
+    CLONE_NESTED = ("hands", "discards")
 
     def __init__(self, settings: Settings, board: Board) -> None:
         if not 2 <= len(settings.players) <= len(board.suits):
@@ -139,7 +146,8 @@ class Autorace:
         """The seats whose sealed card the round still waits for."""
         if self.phase is not Phase.CHOOSE:
             return []
-        return [s for s in self.racing() if not self.missing[s] and self.sealed[s] is None]
+        seats = zip(self.in_race, self.missing, self.sealed, strict=True)
+        return [s for s, (racing, missing, sealed) in enumerate(seats) if racing and not missing and sealed is None]
 
     def options(self, seat: int) -> list[int]:
         """The cards ``seat`` may lay this round: its playable number cards and its banner."""
@@ -150,7 +158,7 @@ class Autorace:
     @property
     def decision(self) -> Decision:
         if self.phase is Phase.CHOOSE:
-            return Decision(tuple(self.choosing()))
+            return _seats_decision(tuple(self.choosing()))
         return CHANCE if self.phase is Phase.REVEAL else NOBODY
 
     @property
@@ -160,7 +168,7 @@ class Autorace:
     def legal_actions(self) -> list[Action]:
         """Every seat's choices at a sealed choice (a seat's taking back is not listed: it is a
         second thought, not a move, and a bot never needs it); nothing at the reveal (chance's)."""
-        return [Choose(seat, card) for seat in self.choosing() for card in self.options(seat)]
+        return [choose_action(seat, card) for seat in self.choosing() for card in self.options(seat)]
 
     def chance_outcomes(self) -> ChanceOutcomes[Action]:
         if self.phase is not Phase.REVEAL:

@@ -7,22 +7,23 @@ sparring partner for tests and the demo.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from toprace_pi.games.toprace.rules.actions import (
     Action,
-    Bid,
     Breakdown,
-    ChooseJoker,
-    MoveCar,
     Pass,
     PlaceCar,
-    PlayCard,
     ReturnCar,
     Sprint,
     TakeCar,
+    bid_action,
+    joker_action,
+    move_action,
+    play_action,
 )
 from toprace_pi.games.toprace.rules.auction import STEP
-from toprace_pi.games.toprace.rules.cards import MovementCard, SprintBreakdownCard
+from toprace_pi.games.toprace.rules.cards import Deck, MovementCard, SprintBreakdownCard
 from toprace_pi.games.toprace.rules.cars import Car
 from toprace_pi.games.toprace.rules.events import TRADE_SIZE
 from toprace_pi.games.toprace.rules.game import Game, Phase
@@ -74,10 +75,10 @@ class GreedyBot:
         assert game.auction is not None
         amounts = game.auction.bid_range(game.money)
         if not game.auction.may_pass():
-            return Bid(amounts[0])
+            return bid_action(amounts[0])
         limit = min(self._car_worth(game, seat), int(game.money[seat] * MAX_SHARE))
         if amounts and amounts[0] <= limit:
-            return Bid(amounts[0])
+            return bid_action(amounts[0])
         return Pass()
 
     def _car_worth(self, game: Game, seat: int) -> int:
@@ -96,7 +97,8 @@ class GreedyBot:
     def _hand_points(self, game: Game, seat: int) -> dict[Car, int]:
         """Movement points per car in the seat's hand; the hand does not change
         during the auctions, so this is counted once per race."""
-        hand = game.hands[seat] if game.hands else None
+        hands = game.hands
+        hand = hands[seat] if hands else None
         key = (game.race, seat, tuple(hand) if hand is not None else None)
         if self._points is None or self._points[0] != key:
             self._points = (key, self._count_points(game, seat))
@@ -116,33 +118,20 @@ class GreedyBot:
     # --- race -------------------------------------------------------------------
 
     def _play(self, game: Game) -> Action:
-        mine, racing = self._mine(game), set(game.board.at)
+        mine, racing = self._mine(game), frozenset(game.board.at)
         cards = game.playable_cards()
         if not cards:  # variants where a player without cards stays in the race
             return Pass()
-        return PlayCard(max(cards, key=lambda n: self._card_score(game, n, mine, racing)))
-
-    @staticmethod
-    def _card_score(game: Game, number: int, mine: frozenset[Car], racing: set[Car]) -> float:
-        card = game.deck[number]
-        if isinstance(card, SprintBreakdownCard):
-            return 3.0 if mine & set(card.pair) and set(card.pair) <= racing else -1.0
-        score = 0.0
-        for car, value in card.moves:
-            if car is None:
-                score += value if mine & racing else 0.0
-            elif car in racing:
-                score += value if car in mine else -0.6 * value
-        return score
+        return play_action(max(cards, key=lambda n: _card_score(game.deck, n, mine, racing)))
 
     def _joker(self, game: Game) -> Action:
         mine = self._mine(game)
         choices = game.joker_choices()
         own = [c for c in choices if c in mine and game.board.is_racing(c)]
         if own:
-            return ChooseJoker(min(own, key=lambda c: game.track.rank_key(game.board.at[c])))
+            return joker_action(min(own, key=lambda c: game.track.rank_key(game.board.at[c])))
         wasted = [c for c in choices if not game.board.is_racing(c)]
-        return ChooseJoker(wasted[0] if wasted else self.rng.choice(choices))
+        return joker_action(wasted[0] if wasted else self.rng.choice(choices))
 
     def _sprint_or_breakdown(self, game: Game) -> Action:
         card = game.card
@@ -165,7 +154,7 @@ class GreedyBot:
                 best = min((e for e in ends if e != FINISH), key=game.track.rank_key)
         else:
             best = ends[0]
-        return MoveCar(car, game.track.space_id(best))
+        return move_action(car, game.track.space_id(best))
 
     def _return(self, game: Game) -> Action:
         assert game.returning is not None
@@ -178,6 +167,22 @@ class GreedyBot:
         if isinstance(game, StocksGame):
             return game.backed_cars(game.seat)
         return game.cars_of(game.seat)
+
+
+@lru_cache(maxsize=1 << 12)
+def _card_score(deck: Deck, number: int, mine: frozenset[Car], racing: frozenset[Car]) -> float:
+    """What card ``number`` is worth to the cars ``mine`` while those ``racing`` are on the track.
+    Remembered: the same cards are scored again and again (each pit stop claim, each turn's offers)."""
+    card = deck[number]
+    if isinstance(card, SprintBreakdownCard):
+        return 3.0 if mine & set(card.pair) and set(card.pair) <= racing else -1.0
+    score = 0.0
+    for car, value in card.moves:
+        if car is None:
+            score += value if mine & racing else 0.0
+        elif car in racing:
+            score += value if car in mine else -0.6 * value
+    return score
 
 
 def _tip(bot: GreedyBot, game: Game) -> Action:
@@ -203,10 +208,10 @@ def _turn(bot: GreedyBot, game: Game) -> Action:
 
 
 def _pit_stop(game: PitStopGame) -> Action | None:
-    seat, mine, racing = game.seat, GreedyBot._mine(game), set(game.board.at)
+    seat, mine, racing = game.seat, GreedyBot._mine(game), frozenset(game.board.at)
 
     def score(number: int) -> float:
-        return GreedyBot._card_score(game, number, mine, racing)
+        return _card_score(game.deck, number, mine, racing)
 
     if game.pit_waiting[seat]:
         return CollectPitStop(max(game.pit_waiting[seat], key=score))
@@ -228,8 +233,8 @@ def _claim(bot: GreedyBot, game: Game) -> Action:
     """Claim the card just played when it is good for the bot's own cars (with
     Stocks: the cars it backs)."""
     assert isinstance(game, PitStopGame)
-    mine, racing = GreedyBot._mine(game), set(game.board.at)
-    return ClaimPitStop() if GreedyBot._card_score(game, game.claim_card, mine, racing) >= CLAIM_SCORE else Pass()
+    mine, racing = GreedyBot._mine(game), frozenset(game.board.at)
+    return ClaimPitStop() if _card_score(game.deck, game.claim_card, mine, racing) >= CLAIM_SCORE else Pass()
 
 
 #: Stocks variant: what a Sprint/Breakdown card in the offer row is worth, in movement points.
@@ -253,11 +258,11 @@ def _bid(bot: GreedyBot, game: Game) -> Action:
     assert game.auction is not None
     seat, amounts = game.seat, game.auction.bid_range(game.money)
     if not game.auction.may_pass():
-        return Bid(amounts[0])
+        return bid_action(amounts[0])
     best = max((_offer_worth(game, n) for n in game.offer), default=0.0)
     worth = int(best * POINT_VALUE) + bot.rng.randrange(0, 2 * STEP, STEP)
     limit = min(worth, int(game.money[seat] * MAX_SHARE))
-    return Bid(amounts[0]) if amounts and amounts[0] <= limit else Pass()
+    return bid_action(amounts[0]) if amounts and amounts[0] <= limit else Pass()
 
 
 def _take_offer(bot: GreedyBot, game: Game) -> Action:

@@ -152,6 +152,8 @@ class ReturnCar(Action):
 bid_action = cache(Bid)
 play_action = cache(PlayCard)
 joker_action = cache(ChooseJoker)
+#: A bot's move of a car to a space (a few thousand on a track): it names the one it chooses at every move.
+move_action = cache(MoveCar)
 
 
 def parse_action(text: str, cars: CarSet) -> Action:

@@ -70,11 +70,13 @@ class Board:
 
     def move(self, car: Car, end: int) -> bool:
         """Move ``car`` to ``end``; returns whether it crossed the finish line."""
-        self.occupied.discard(self.at.pop(car))
+        at, occupied = self.at, self.occupied
+        occupied.discard(at.pop(car))
         if end == FINISH:
             self.finished.append(car)
             return True
-        self.place(car, end)
+        at[car] = end
+        occupied.add(end)
         return False
 
     def ahead(self, a: Car, b: Car) -> bool:

@@ -7,8 +7,10 @@ players' names.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import TypeVar
 
 from toprace_pi.games.toprace.rules.cars import Car
 
@@ -16,6 +18,7 @@ PRIZES = (200_000, 150_000, 100_000, 60_000, 30_000, 10_000)
 #: Stocks variant: stocks sold, and bought, by each player in a stock round (here
 #: because :class:`StockRound` says it; the variant imports it from here).
 TRADE_SIZE = 2
+T = TypeVar("T")
 
 
 def money(amount: int) -> str:
@@ -278,6 +281,18 @@ class StocksPaid:
     def text(self, names: Sequence[str]) -> str:
         stocks = ", ".join(f"{n} {car}" for car, n in self.holdings)
         return f"{names[self.seat]}'s stocks ({stocks}) pay {money(self.amount)}: now {money(self.money)}"
+
+
+def made_once(cls: Callable[..., T]) -> Callable[..., T]:
+    """A maker of ``cls``'s values that makes each once while it is kept: the events a playout records at
+    most of its steps are immutable values, so one object serves every log, and a frozen dataclass is
+    slow to make. It keeps the latest few thousand, so a long-running table's memory stays bounded."""
+    return lru_cache(maxsize=1 << 14)(cls)
+
+
+car_moved = made_once(CarMoved)
+card_played = made_once(CardPlayed)
+forfeited = made_once(Forfeited)
 
 
 def ordinal(n: int) -> str:

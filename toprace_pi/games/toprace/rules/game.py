@@ -51,17 +51,18 @@ from toprace_pi.games.toprace.rules.events import (
     PRIZES,
     AuctionWon,
     BrokeDown,
-    CardPlayed,
     CarFinished,
-    CarMoved,
     CarPlaced,
     CarReturned,
     Event,
-    Forfeited,
     GameEnded,
     JokerChosen,
     RaceEnded,
     RaceStarted,
+    car_moved,
+    card_played,
+    forfeited,
+    made_once,
 )
 from toprace_pi.games.toprace.rules.track import Track
 
@@ -208,6 +209,10 @@ class PendingMove:
     points: int | None
     steps: int | None
     ends: tuple[int, ...]
+
+
+#: The pending moves, each made once while kept: one is an immutable value, as an event is.
+pending_move = made_once(PendingMove)
 
 
 class _MoveActions(dict[int, MoveCar]):
@@ -654,7 +659,7 @@ class Game:
         """Hook: the seats in the order they take their turns in this race, the
         starting player first. The base game goes clockwise; the Stocks variant
         auctions the seating order."""
-        return [(self.starter + step) % self.player_count for step in range(self.player_count)]
+        return [*range(self.starter, self.player_count), *range(self.starter)]
 
     def seats_after(self, seat: int) -> list[int]:
         """The other seats in turn order, from the one after ``seat`` round to the
@@ -672,7 +677,11 @@ class Game:
         """``self.turn`` plays if it takes part; else the turn passes on in turn
         order. The race ends when no seat that takes part can do anything but
         pass (in the base game: when no seat takes part any more), rather than
-        asking everyone in turn to pass."""
+        asking everyone in turn to pass. Most turns the seat can act: it plays, and no other is looked at."""
+        turn = self.turn
+        if self.takes_part(turn) and self.can_act(turn):
+            self.phase, self.to_move = Phase.PLAY_CARD, turn
+            return
         if not any(self.takes_part(seat) and self.can_act(seat) for seat in range(self.player_count)):
             self._end_race("all speed cards are played")
             return
@@ -696,22 +705,23 @@ class Game:
         return [n for n in self.deck.numbers if n not in self.played]
 
     def _check_play(self, action: PlayCard) -> None:
-        name = self.names[self.turn]
-        if action.number not in self.deck:
-            raise IllegalActionError(f"there is no speed card #{action.number} in this deck")
-        if action.number in self.played:
-            raise IllegalActionError(f"speed card {self.deck[action.number]} was already played in this race")
-        if self.hands is not None and action.number not in self.hands[self.turn]:
-            raise IllegalActionError(f"{name} does not hold speed card {self.deck[action.number]}")
+        number, hands = action.number, self.hands
+        if number not in self.deck:
+            raise IllegalActionError(f"there is no speed card #{number} in this deck")
+        if number in self.played:
+            raise IllegalActionError(f"speed card {self.deck[number]} was already played in this race")
+        if hands is not None and number not in hands[self.turn]:
+            raise IllegalActionError(f"{self.names[self.turn]} does not hold speed card {self.deck[number]}")
 
     @handles(Phase.PLAY_CARD, PlayCard, check="_check_play")
     def _apply_play(self, action: PlayCard) -> None:
+        number, turn = action.number, self.turn
         if self.hands is not None:
-            self.hands[self.turn].remove(action.number)
-        self.hand_size[self.turn] -= 1
-        self.played.append(action.number)
-        card = self.card = self.deck[action.number]
-        self.events.append(CardPlayed(self.turn, str(card)))
+            self.hands[turn].remove(number)
+        self.hand_size[turn] -= 1
+        self.played.append(number)
+        card = self.card = self.deck[number]
+        self.events.append(card_played(turn, str(card)))
         if isinstance(card, SprintBreakdownCard):
             self._start_sprint_breakdown(card)
         else:
@@ -720,12 +730,13 @@ class Game:
 
     def _continue_card(self) -> None:
         """Work through the card's cars in printed order until one needs a decision."""
-        while self.moves_left:
-            car, points = self.moves_left[0]
+        moves_left = self.moves_left
+        while moves_left:
+            car, points = moves_left[0]
             if car is None:
                 self.phase, self.to_move = Phase.CHOOSE_JOKER, self.turn
                 return
-            self.moves_left.pop(0)
+            moves_left.pop(0)
             if self._offer_move(car, points):
                 return
         self._card_done()
@@ -736,17 +747,18 @@ class Game:
 
     def _offer_move(self, car: Car, points: int) -> bool:
         """Ask where ``car`` ends, if it can move; record a forfeit otherwise."""
-        if car in self.board.finished:
-            self.events.append(Forfeited(car, points, "already finished"))
+        board = self.board
+        if car in board.finished:
+            self.events.append(forfeited(car, points, "already finished"))
             return False
-        if car in self.board.waiting:
-            self.events.append(Forfeited(car, points, "broken down"))
+        if car in board.waiting:
+            self.events.append(forfeited(car, points, "broken down"))
             return False
-        steps, ends = self.board.move_options(car, points)
+        steps, ends = board.move_options(car, points)
         if not ends:
-            self.events.append(Forfeited(car, points, "blocked"))
+            self.events.append(forfeited(car, points, "blocked"))
             return False
-        self.moving = PendingMove(car, points, steps, ends)
+        self.moving = pending_move(car, points, steps, ends)
         self.phase, self.to_move = Phase.MOVE_CAR, self.turn
         return True
 
@@ -792,7 +804,7 @@ class Game:
         for car in card.pair:
             if car in self.board.finished or car in self.board.waiting:
                 why = "has finished" if car in self.board.finished else "is broken down"
-                self.events.append(Forfeited(car, 0, f"Sprint/Breakdown void: {car} {why}"))
+                self.events.append(forfeited(car, 0, f"Sprint/Breakdown void: {car} {why}"))
                 self._card_done()
                 return
         self.phase, self.to_move = Phase.SPRINT_OR_BREAKDOWN, self.turn
@@ -810,7 +822,7 @@ class Game:
         ends = self.board.sprint_options(rear, front)
         if not ends:
             why = f"already level with {front}" if self.board.is_level(rear, front) else "no space to move to"
-            self.events.append(Forfeited(rear, 0, f"sprint: {why}"))
+            self.events.append(forfeited(rear, 0, f"sprint: {why}"))
             self._card_done()
             return
         self.moving = PendingMove(rear, None, None, ends)
@@ -834,28 +846,30 @@ class Game:
         return [self.track.space_id(end) for end in self.moving.ends]
 
     def _check_move(self, action: MoveCar) -> None:
-        assert self.moving is not None
-        car = self.moving.car
+        moving = self.moving
+        assert moving is not None
+        car = moving.car
         if action.car != car:
             raise IllegalActionError(f"{car} is to be moved now, not {action.car}")
-        if self.track.find(action.to) not in self.moving.ends:
+        if self.track.find(action.to) not in moving.ends:
             ends = ", ".join(self.move_ends())
             raise IllegalActionError(f"{car} cannot end on {action.to}; it may end on {ends}")
 
     @handles(Phase.MOVE_CAR, MoveCar, check="_check_move")
     def _apply_move(self, action: MoveCar) -> None:
-        assert self.moving is not None
-        car, points, steps = self.moving.car, self.moving.points, self.moving.steps
+        moving, board, track = self.moving, self.board, self.track
+        assert moving is not None
+        car = moving.car
         self.moving = None
-        start = self.track.space_id(self.board.at[car])
-        finished = self.board.move(car, self.track.index(action.to))
-        self.events.append(CarMoved(car, start, action.to, steps or 0, points))
+        start = track.space_id(board.at[car])
+        finished = board.move(car, track.index(action.to))
+        self.events.append(car_moved(car, start, action.to, moving.steps or 0, moving.points))
         if finished:
             self._car_finished(car)
-            if len(self.board.finished) >= FINISHES_TO_END:
+            if len(board.finished) >= FINISHES_TO_END:
                 self._end_race(f"{FINISHES_TO_END} cars have finished")
                 return
-        waiting = [w for w, wait in self.board.waiting.items() if wait.chaser == car] if self.board.waiting else ()
+        waiting = [w for w, wait in board.waiting.items() if wait.chaser == car] if board.waiting else ()
         if not (waiting and self._offer_return(waiting[0])) and not self._after_move(car):
             self._continue_card()
 
@@ -1017,9 +1031,10 @@ class Game:
     @property
     def decision(self) -> Decision:
         """Whose decision it is: a seat, chance (a deal, a card turned up), or nobody."""
-        if self.to_move is None:
+        to_move = self.to_move
+        if to_move is None:
             return NOBODY
-        return CHANCE_DECISION if self.to_move == CHANCE else Decision.of(self.to_move)
+        return CHANCE_DECISION if to_move == CHANCE else Decision.of(to_move)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): the snapshot without any seat's
@@ -1093,8 +1108,10 @@ class Game:
     def set_left_out(self, cards: list[int]) -> None:
         """Hook: the cards left out of the deal, drawn anew (the base game keeps no record of them)."""
 
-    #: Lists that only ever hold immutable values: a clone copies them in one go.
-    CLONE_SHALLOW = ("log", "events", "results", "money", "hand_size", "played", "moves_left", "_fleets")
+    #: Lists (and the owners' dict) that only ever hold immutable values: a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "results", "money", "hand_size", "played", "moves_left", "_fleets", "owner")
+    #: A list of such lists: a clone copies each in one go.
+    CLONE_NESTED = ("hands",)
 
     def replayed(self, log: Sequence[Action | str]) -> Game:
         """The same game (settings, track, deck) rebuilt from the start by ``log``."""

@@ -111,6 +111,9 @@ class Track:
         #: For moves past other cars, sets of spaces are bit masks (bit ``i``: space ``i``),
         #: and what one step reaches from a set is remembered per set (see :meth:`_learn`).
         self._bits = [1 << s.index for s in spaces]
+        #: Per space: the spaces one step reaches from it (a bit mask), and whether it steps across the line.
+        self._reach = [reduce(or_, (1 << t for t in s.steps if t != FINISH), 0) for s in spaces]
+        self._crosses = [FINISH in s.steps for s in spaces]
         self._sets: dict[int, tuple[tuple[int, ...], int, bool]] = {}
 
     def __repr__(self) -> str:
@@ -205,18 +208,15 @@ class Track:
         the sets a move search meets recur (the track never changes, so this changes no answer)."""
         if len(self._sets) >= SETS_LIMIT:
             self._sets.clear()
-        indexes, rest = [], spaces
+        reach, crossing = self._reach, self._crosses
+        indexes, rest, reached, crosses = [], spaces, 0, False
         while rest:
             low = rest & -rest
-            indexes.append(low.bit_length() - 1)
+            here = low.bit_length() - 1
+            indexes.append(here)
+            reached |= reach[here]
+            crosses = crosses or crossing[here]
             rest ^= low
-        reached, crosses = 0, False
-        for here in indexes:
-            for there in self._steps[here]:
-                if there == FINISH:
-                    crosses = True
-                else:
-                    reached |= self._bits[there]
         self._sets[spaces] = (tuple(indexes), reached, crosses)
         return self._sets[spaces]
 

@@ -9,6 +9,8 @@ the new order, and the log (hidden from the seats) rebuilds it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
+from typing import TypeVar
 
 from toprace_pi.errors import NotationError
 
@@ -131,9 +133,21 @@ class DrawCard:
 
 SeatAction = Draw | DrawCard | Pass | PitStop | Keep | Leave | UseKept | SitOut
 Action = SeatAction | StartOrder | Shuffle | HiddenShuffle
-_SEAT_ACTIONS: dict[str, type[Draw | Pass | PitStop | Keep | Leave | UseKept | SitOut]] = {
+#: The actions that name only a seat.
+OneSeat = Draw | Pass | PitStop | Keep | Leave | UseKept | SitOut
+_SEAT_ACTIONS: dict[str, type[OneSeat]] = {
     "draw": Draw, "pass": Pass, "pit stop": PitStop, "keep": Keep, "leave": Leave, "use kept": UseKept,
     "sit out": SitOut}
+
+
+K = TypeVar("K", bound=OneSeat)
+
+
+@cache
+def seat_action(kind: type[K], seat: int) -> K:
+    """``kind(seat)``, made once (an action is an immutable value): a seat's options are listed at
+    every step of a playout."""
+    return kind(seat)
 
 
 def parse_action(text: str) -> Action:

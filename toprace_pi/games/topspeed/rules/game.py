@@ -39,6 +39,7 @@ from toprace_pi.games.topspeed.rules.actions import (
     StartOrder,
     UseKept,
     parse_action,
+    seat_action,
 )
 from toprace_pi.games.topspeed.rules.cards import (
     DAMAGE,
@@ -123,7 +124,10 @@ class TopSpeed:
     #: What a seat's view does not show at all: the decks' order (nobody may peek, not even the owner),
     #: the log that holds the shuffles, and the copies that hold both.
     SEAT_HIDDEN: ClassVar[frozenset[str]] = frozenset({"decks", "log", "to_dict", "clone", "replayed"})
-    CLONE_SHALLOW = ("log", "events")
+    #: Lists (and a dict) of immutable values only (numbers, flags, cards, piles): a clone copies them in one go.
+    CLONE_SHALLOW = ("log", "events", "decks", "composition", "rows", "discards", "damage", "kept", "hidden",
+                     "drawn", "progress", "lapped", "fastest", "qualifying_times", "chance_queue", "turn_order",
+                     "ends", "drew", "out_by", "pit_back", "kept_now", "used_now")
 
     def __init__(self, settings: Settings, circuit: Circuit, deck: Deck) -> None:
         count = len(settings.players)
@@ -233,21 +237,21 @@ class TopSpeed:
         if seat != self.turn or self.chance_queue:
             return []
         if self.drawn[seat] is not None:
-            return [Keep(seat), Leave(seat)]
+            return [seat_action(Keep, seat), seat_action(Leave, seat)]
         found: list[SeatAction] = self._draws(seat)
         if self._may_use_kept(seat):
-            found.append(UseKept(seat))
+            found.append(seat_action(UseKept, seat))
         if self.drew[seat]:
-            found.append(Pass(seat))
+            found.append(seat_action(Pass, seat))
         else:
-            found.append(SitOut(seat) if self.stage is Stage.QUALIFYING else PitStop(seat))
+            found.append(seat_action(SitOut if self.stage is Stage.QUALIFYING else PitStop, seat))
         return found
 
     def _draws(self, seat: int) -> list[SeatAction]:
         """A draw from a known deck; from one shuffled by hand, a draw naming each card it may still hold."""
         deck = self.decks[seat]
         if not self.hidden[seat]:
-            return [Draw(seat)] if deck else []
+            return [seat_action(Draw, seat)] if deck else []
         return [DrawCard(seat, card.word) for card in dict.fromkeys(deck)]
 
     def _may_keep(self, seat: int, card: Card) -> bool:
