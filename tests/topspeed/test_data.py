@@ -3,11 +3,13 @@ and a maker's file with every problem named at once."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from toprace_pi.errors import DataError
 from toprace_pi.games.topspeed.data import check_deck, circuit_names, deck_names, load_circuit, load_deck
-from toprace_pi.games.topspeed.rules import DECK_SIZE, Kind
+from toprace_pi.games.topspeed.rules import DECK_SIZE, Card, Kind
 
 
 def test_the_shipped_circuit_is_montmelo_reconstructed_with_its_grand_prix_laps():
@@ -70,3 +72,22 @@ def test_a_circuit_file_has_enough_spaces_for_eight_cars(tmp_path):
                                      "[circuit] grand_prix_laps: a whole number from 1, not 'many'"]
     with pytest.raises(DataError, match="no such file, and not a shipped circuit"):
         load_circuit(tmp_path / "none.toml")
+
+
+def test_cards_in_any_order_come_back_in_the_deck_files_order():
+    deck = load_deck()
+    shuffled = list(deck.cards)
+    random.Random(3).shuffle(shuffled)
+    assert deck.in_file_order(shuffled) == deck.cards
+    some = shuffled[:25]
+    place = {card: n for n, card in enumerate(deck.distinct)}
+    assert deck.in_file_order(some) == tuple(sorted(some, key=place.__getitem__))
+    assert deck.in_file_order([]) == ()
+
+
+def test_a_card_the_deck_does_not_hold_is_named_not_dropped():
+    deck = load_deck()
+    stranger = Card(Kind.MOVEMENT, 9)
+    assert stranger not in deck.cards
+    with pytest.raises(ValueError, match=f"not in the deck '{deck.name}': 9$"):
+        deck.in_file_order([deck.cards[0], stranger])

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import chain, repeat
+from operator import attrgetter
 
 from toprace_pi.errors import IllegalActionError
 
@@ -73,6 +75,11 @@ class Card:
     def __post_init__(self) -> None:
         object.__setattr__(self, "word", str(self.points) if self.kind is Kind.MOVEMENT else self.kind.value)
 
+    def __hash__(self) -> int:
+        """The word's (which equal cards share): a string keeps its hash, where the fields' tuple and the
+        kind (an Enum hashes in Python) were worked out again at every look-up of a deck's order."""
+        return hash(self.word)
+
     @property
     def is_green(self) -> bool:
         return self.kind is Kind.MOVEMENT
@@ -99,6 +106,7 @@ def card_of(word: str) -> Card:
     return Card(kind)
 
 
+_WORD = attrgetter("word")
 #: The race types the rules name; each deck file says what a race of each type takes out of every deck.
 RACE_TYPES = ("normal", "wet", "custom")
 
@@ -117,9 +125,20 @@ class Deck:
     note: str = ""
 
     @cached_property
-    def rank(self) -> dict[Card, int]:
-        """Each card's place in the file's order (the order a deck is put in before a shuffle)."""
-        return {card: place for place, card in enumerate(dict.fromkeys(self.cards))}
+    def distinct(self) -> tuple[Card, ...]:
+        """Each card of the file once, in the file's order."""
+        return tuple(dict.fromkeys(self.cards))
+
+    def in_file_order(self, cards: Iterable[Card]) -> tuple[Card, ...]:
+        """``cards`` in the file's order, the order a deck is put in before a shuffle: counted by word (in
+        C) and laid out kind by kind, not sorted by a look-up of each card (a pit stop's new deck is some
+        sixty cards, and a search's every world redraws four decks)."""
+        counts = Counter(map(_WORD, cards))
+        ordered = tuple(chain.from_iterable(repeat(card, counts[card.word]) for card in self.distinct))
+        if len(ordered) != counts.total():
+            strangers = sorted(counts - Counter(map(_WORD, ordered)))
+            raise ValueError(f"cards that are not in the deck {self.name!r}: {', '.join(strangers)}")
+        return ordered
 
     def for_race(self, race: str, removed: Sequence[str] = (), blank_card: bool = False) -> tuple[Card, ...]:
         """The cards each player races with: the race type's cards taken out (``removed``, card words, for a

@@ -442,7 +442,7 @@ class TopSpeed:
 
     def _new_deck(self, seat: int, cards: Pile) -> None:
         """``cards`` as ``seat``'s deck in the deck file's order, to be shuffled by chance."""
-        self.decks[seat] = tuple(sorted(cards, key=self.deck.rank.__getitem__))
+        self.decks[seat] = self.deck.in_file_order(cards)
         self.chance_queue.append(seat)
 
     # --- a seat's actions ---------------------------------------------------------------------
@@ -767,7 +767,7 @@ class TopSpeed:
         """``seat``'s deck shuffled, with its kept and drawn cards (``secrets``) among it first."""
         held = (self.kept, self.drawn) if secrets else ()
         apart = [card for secret in held if (card := secret[seat]) is not None]
-        cards = sorted([*self.decks[seat], *apart], key=self.deck.rank.__getitem__)
+        cards = list(self.deck.in_file_order([*self.decks[seat], *apart]))
         rng.shuffle(cards)
         for secret in held:
             if secret[seat] is not None:
