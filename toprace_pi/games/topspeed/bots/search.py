@@ -7,22 +7,18 @@ to 130 playouts in the normal strength's 0.5 s, the machine shared). A draw no c
 could pair is left to the rule unsearched (:func:`riskless`): about a third of a race's decisions,
 where playouts could only add their noise.
 
-Measured against three sensible bots (``benchmarks/bench_bots.py --games 40 --only topspeed``,
-normal), the search is no clear gain over the rule it starts from: 27.5% of games 0-39
-[16.1%, 42.8%] (with the playouts of the view: 20% [10.5%, 34.8%]) and 32.5% of games 40-79
-[20.1%, 48.0%], 30.0% of the 80 [21.1%, 40.8%]. It rarely overrules the rule (3 times in 3 races;
-each of the 3 judged right by 200 whole-race worlds), and at one or half a standard error, or
-with whole races, it won no more. The draws are close calls and most of a race is the deck's
-luck: a bot that knew the next card of its own deck won 52% of 400 races against three sensible
-bots, and the sensible rule with one of its numbers moved won 18% to 27% of 600 races (the rule
-itself 25.8%): no clearly better rule near it.
+How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 32.0%
+of 200 races [25.9%, 38.8%] against the rule as it is, 33.5% of 200 against the rule that only
+counted the Yellow Flags: some points over the rule it starts from, short of 40%. The rule is most of
+the strength (its two pieces of knowledge, the flags and the last round's chase, are worth about 3
+points each) and the deck's luck most of a race: a bot that sees the next card of its own deck wins
+48% (``benchmarks/topspeed_rules.py``).
 
 A playout is judged by the seat's chance to win from where it ends (:func:`win_chance`), not by
-its place in the race order, which two rounds seldom change: 32.5% of games 0-39 [20.1%, 48.0%]
-and 35.0% of games 40-79 [22.1%, 50.5%], 33.8% of the 80 against 30.0% by the order; still short
-of 40%. Nor did more help: the order judged with 258 playouts a decision (time the only limit)
-won 22.5% of games 0-39; the chance judged one round ahead 25.0%, four rounds ahead 32.5%, at one
-standard error 32.5% (each of games 0-39).
+its place in the race order, which two rounds seldom change (30.0% of 80 races by the order
+against 33.8% by the chance, with an earlier rule). Tried and not kept, each over 40 races: whole
+races, the chance judged one or four rounds ahead, overruling at one standard error, 258
+playouts a decision judged by the order (22.5% to 32.5%).
 """
 
 from __future__ import annotations
