@@ -23,13 +23,11 @@ one rule, :func:`sensible_choice`, decides for both.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from operator import attrgetter
 from typing import Any, Protocol, TypeVar
 
 from toprace_pi.games.topspeed.rules import Action, parse_action
@@ -42,6 +40,7 @@ from toprace_pi.games.topspeed.rules.cards import (
     Card,
     Kind,
     card_of,
+    word_of,
 )
 from toprace_pi.games.topspeed.rules.game import RoundEnd, TopSpeed
 
@@ -125,7 +124,7 @@ class Standing:
     """Where each car is bound this round, as far as the rows laid so far tell (:func:`bound_for`), and
     how near the race's end is: what the last round's chase reads (:func:`behind_at_the_end`)."""
 
-    bound: list[int]
+    bound: tuple[int, ...]
     lap: int
     laps: int
     lead_lap: int
@@ -135,13 +134,13 @@ class Standing:
     spaces: int
 
 
-def bound_for(progress: int, end: str | None, out_by: str | None, back: int, points: int) -> int:
+def bound_for(progress: int, end: RoundEnd | None, out_by: Kind | None, back: int, points: int) -> int:
     """Where a car at ``progress`` is bound this round: ``points`` on (the round not over, or passed), or
-    back for a pit stop (``back`` spaces) or a Drive Through pair; ``end`` and ``out_by`` by name."""
-    if end == RoundEnd.PIT_STOP.name:
+    back for a pit stop (``back`` spaces) or a Drive Through pair."""
+    if end is RoundEnd.PIT_STOP:
         return progress - back
-    if end == RoundEnd.OUT.name:
-        return progress - (DRIVE_THROUGH_SPACES if out_by == Kind.DRIVE_THROUGH.value else 0)
+    if end is RoundEnd.OUT:
+        return progress - (DRIVE_THROUGH_SPACES if out_by is Kind.DRIVE_THROUGH else 0)
     return progress + points
 
 
@@ -182,8 +181,16 @@ class ViewFacts:
             green = sum(_odds(word, chaotic)[0] for word in view["rows"][seat])
             return 0 if view["under_safety_car"] else max(0, green - len(view["damage"][seat]))
 
-        bound = [bound_for(progress, view["round_ended"][seat], view["out_by"][seat], view["pit_stop_back"][seat],
-                           points(seat)) for seat, progress in enumerate(view["progress"])]
+        def end(seat: int) -> RoundEnd | None:
+            name = view["round_ended"][seat]
+            return None if name is None else RoundEnd[name]
+
+        def out_by(seat: int) -> Kind | None:
+            value = view["out_by"][seat]
+            return None if value is None else Kind(value)
+
+        bound = tuple(bound_for(progress, end(seat), out_by(seat), view["pit_stop_back"][seat], points(seat))
+                      for seat, progress in enumerate(view["progress"]))
         leader = view["order"][0]
         return Standing(bound, view["lap"], view["laps"], view["lead_lap"], leader,
                         view["round_ended"][leader] is not None, view["circuit_spaces"])
@@ -196,7 +203,6 @@ def room_ahead(progress: Sequence[int], seat: int, spaces: int) -> int:
     return min((gap for gap in gaps if gap), default=spaces) - 1
 
 
-_word = attrgetter("word")
 _NAMES = {"Draw": "draw", "Pass": "pass", "PitStop": "pit stop", "Keep": "keep", "Leave": "leave",
           "UseKept": "use kept", "SitOut": "sit out"}
 
@@ -228,21 +234,16 @@ class WorldFacts:
         self.room = room_ahead(game.progress, seat, game.circuit.spaces) if held else None
 
     def left(self) -> Iterable[tuple[str, int]]:
-        return Counter(map(_word, self.deck)).items()  # counted in C: a playout asks at every draw
+        return Counter(map(word_of, self.deck)).items()  # counted in C: a playout asks at every draw
 
     def standing(self) -> Standing:
         game = self.game
-        bound = [bound_for(progress, _name_of(game.ends[seat]), _name_of(game.out_by[seat], "value"),
-                           game.pit_back[seat], 0 if game.under_safety_car else game.points(seat))
-                 for seat, progress in enumerate(game.progress)]
+        bound = tuple(bound_for(progress, game.ends[seat], game.out_by[seat], game.pit_back[seat],
+                                0 if game.under_safety_car else game.points(seat))
+                      for seat, progress in enumerate(game.progress))
         leader = game.race_order()[0]
         return Standing(bound, game.lap, game.settings.laps, game.lead_lap, leader, game.ends[leader] is not None,
                         game.circuit.spaces)
-
-
-def _name_of(member: enum.Enum | None, by: str = "name") -> str | None:
-    """A round's end or a kind by the name (or value) a view gives it."""
-    return None if member is None else getattr(member, by)
 
 
 def sensible_choice(facts: SeatFacts[Option]) -> Option:

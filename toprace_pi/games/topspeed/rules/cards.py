@@ -106,7 +106,8 @@ def card_of(word: str) -> Card:
     return Card(kind)
 
 
-_WORD = attrgetter("word")
+#: A card's word, read in C (for ``map``: a view names every card of every pile).
+word_of = attrgetter("word")
 #: The race types the rules name; each deck file says what a race of each type takes out of every deck.
 RACE_TYPES = ("normal", "wet", "custom")
 
@@ -133,10 +134,10 @@ class Deck:
         """``cards`` in the file's order, the order a deck is put in before a shuffle: counted by word (in
         C) and laid out kind by kind, not sorted by a look-up of each card (a pit stop's new deck is some
         sixty cards, and a search's every world redraws four decks)."""
-        counts = Counter(map(_WORD, cards))
+        counts = Counter(map(word_of, cards))
         ordered = tuple(chain.from_iterable(repeat(card, counts[card.word]) for card in self.distinct))
         if len(ordered) != counts.total():
-            strangers = sorted(counts - Counter(map(_WORD, ordered)))
+            strangers = sorted(counts - Counter(map(word_of, ordered)))
             raise ValueError(f"cards that are not in the deck {self.name!r}: {', '.join(strangers)}")
         return ordered
 

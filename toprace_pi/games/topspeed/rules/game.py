@@ -16,7 +16,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
-from operator import attrgetter
 from typing import Any, ClassVar, Self, cast
 
 from toprace_pi.core.clone import clone
@@ -54,6 +53,7 @@ from toprace_pi.games.topspeed.rules.cards import (
     Deck,
     Kind,
     card_of,
+    word_of,
 )
 from toprace_pi.games.topspeed.rules.circuit import Circuit
 
@@ -795,7 +795,4 @@ def _words(cards: Sequence[Card | None]) -> list[str | None]:
 
 def _pile_words(cards: Sequence[Card]) -> list[str]:
     """The words of a row or pile (it holds no gaps): mapped in C, as a view names every card of every pile."""
-    return list(map(_WORD, cards))
-
-
-_WORD = attrgetter("word")
+    return list(map(word_of, cards))
