@@ -97,6 +97,8 @@ def test_replay_with_svg_dir_draws_every_step_of_a_race(capsys, tmp_path):
     assert [g.find(f"{SVG}title").text for g in drawn_pieces(first)][:3] == \
         [f"{name}'s {car} car, waiting for the start" for name, car in zip(NAMES, ("Red", "Green", "Blue"))]
     assert "won" in drawn_pieces(last)[-1].find(f"{SVG}title").text
+    words = [t.text or "" for t in last.iter() if t.tag in (f"{SVG}text", f"{SVG}title")]
+    assert not [w for w in words if "waiting" in w.lower()]  # nothing waits once the race is over
     captions = [t.text for t in last.iter(f"{SVG}text") if t.get("class") == "caption"]
     assert captions[0].startswith("lap 3 of 3") and captions[1].startswith("The race is over. Final order: 1. ")
     code, out, err = run(capsys, "replay", "--game", "topspeed", str(journal), "--report", "json",

@@ -291,9 +291,10 @@ def _lap_counter(loop: _Loop) -> list[str]:
 
 
 def _garage(loop: _Loop) -> list[str]:
-    """A box for each car, where it waits until the grid is set."""
+    """A box for each car, where it waits until the grid is set. The live page draws the board once, so
+    the boxes stay through the race: their title says what they are for, not that cars are waiting."""
     parts = [el("text", {"class": "garage-title", "x": 0, "y": GARAGE_Y - CAR - 10, "font-size": 14,
-                         "font-weight": "bold", "text-anchor": "middle", "fill": "#555"}, "WAITING FOR THE START")]
+                         "font-weight": "bold", "text-anchor": "middle", "fill": "#555"}, "GARAGE BEFORE THE START")]
     for seat in range(loop.players):
         x, y = loop.garage(seat)
         parts.append(el("rect", {"class": "garage", "data-seat": seat, "x": x - CAR - 4, "y": y - CAR - 4,
