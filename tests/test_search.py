@@ -244,3 +244,30 @@ def test_the_strengths_grow_and_a_player_can_name_them():
     assert list(STRENGTHS) == ["easy", "normal", "strong"]
     budgets = [(s.playouts, s.seconds) for s in STRENGTHS.values()]
     assert budgets == sorted(budgets) and len(set(budgets)) == 3
+
+
+def test_a_plan_is_played_out_with_its_own_policy_and_chosen_as_its_action():
+    """A game's planner weighs an option twice, once with the search's policy after it and once with a
+    policy of its own: the playouts of that plan are played by its policy, and the search answers with
+    an action, never a plan."""
+    from toprace_pi.core.search import Plan, SearchBot
+    from toprace_pi.games.toprace.bots.search import GreedyPolicy
+
+    greedy, played = GreedyPolicy(), []
+
+    def own(world: Any, seat: int, rng: random.Random) -> Any:
+        played.append(seat)
+        return greedy(world, seat, rng)
+
+    def plans(seen: Any, seat: int, actions: Any, preferred: Any) -> list[Plan]:
+        return [Plan(preferred), *(Plan(action, own) for action in actions[:2])]
+
+    bot = SearchBot(1, greedy, TEST_STRENGTH, plans=plans)
+    for game, seat in decisions(toprace_game("base"), 3):
+        if len(game.legal_actions()) > 3:
+            action = bot.choose(game.seen_by(seat))
+            assert game.is_legal(action) and not isinstance(action, Plan)
+            assert played and bot.last_playouts > 0
+            break
+    else:  # pragma: no cover
+        pytest.fail("no decision with choices")

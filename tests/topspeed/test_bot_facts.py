@@ -10,8 +10,24 @@ from collections.abc import Iterable
 
 import pytest
 
-from toprace_pi.games.topspeed.bots.search import riskless, search_bot, sensible_policy, win_chance
-from toprace_pi.games.topspeed.bots.sensible import SensibleBot, ViewFacts, WorldFacts, draw_odds, worth_a_draw
+from toprace_pi.core.search import Plan
+from toprace_pi.games.topspeed.bots.search import (
+    CAUTIONS,
+    RoundCaution,
+    draw_plans,
+    riskless,
+    search_bot,
+    sensible_policy,
+    win_chance,
+)
+from toprace_pi.games.topspeed.bots.sensible import (
+    SensibleBot,
+    ViewFacts,
+    WorldFacts,
+    behind_at_the_end,
+    draw_odds,
+    worth_a_draw,
+)
 from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Pass, Settings, Shuffle, TopSpeed
 
 from .helpers import CIRCUIT, DECK, NAMES, place, play, race, stack
@@ -155,3 +171,41 @@ def test_in_the_last_round_a_car_left_behind_draws_whatever_the_risk():
         assert not worth_a_draw(facts)  # four troubles in the row: by the odds, a pass
         assert facts.standing() == WorldFacts(game, 0).standing()
         assert (SensibleBot().choose(view) == Draw(0)) is drawn
+
+
+def test_a_draw_is_weighed_with_how_boldly_the_round_goes_on():
+    """Where a pass is an option beside the draw, the search weighs four plans: the pass, the draw with the
+    rule's own caution after it, and the draw followed by bolder or warier draws this round; before the
+    first card (a pit stop the other option) the actions alone."""
+    planned = unplanned = 0
+    for game, seat in states(4, {}):
+        seen, actions = game.seen_by(seat), game.options(seat)
+        plans = draw_plans(seen, seat, actions, sensible_policy(game, seat, random.Random(0)))
+        if Pass(seat) in actions and Draw(seat) in actions:
+            assert plans == [Plan(Pass(seat)), Plan(Draw(seat)),
+                             *(Plan(Draw(seat), RoundCaution(seat, game.round, c)) for c in CAUTIONS)]
+            planned += 1
+        else:
+            assert plans is None
+            unplanned += 1
+    assert planned > 10 and unplanned > 10
+
+
+def test_a_rounds_caution_is_the_planning_seats_in_that_round_alone():
+    """A draw whose odds lie between a bold and a wary caution: the bold plan draws, the wary one passes;
+    for another seat, or in another round, the plan's policy is the sensible rule."""
+    for game, seat in states(5, {}):
+        facts = WorldFacts(game, seat)
+        if "pass" not in facts.options or "draw" not in facts.options:
+            continue
+        gain, risk = draw_odds(facts)
+        if not CAUTIONS[0] * risk < gain < CAUTIONS[1] * risk or behind_at_the_end(facts):
+            continue
+        rng, rule = random.Random(0), sensible_policy(game, seat, random.Random(0))
+        bold, wary = (RoundCaution(seat, game.round, c) for c in CAUTIONS)
+        assert (bold(game, seat, rng), wary(game, seat, rng)) == (Draw(seat), Pass(seat))
+        other = (seat + 1) % len(game.names)
+        assert RoundCaution(other, game.round, CAUTIONS[1])(game, seat, rng) == rule
+        assert RoundCaution(seat, game.round + 1, CAUTIONS[1])(game, seat, rng) == rule
+        return
+    pytest.fail("no draw between the two cautions")  # pragma: no cover

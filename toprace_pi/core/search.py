@@ -8,7 +8,9 @@ never from the hidden parts themselves); in each world every option still in the
 running is taken and the world played to its end (a long race: a few rounds on) with
 the same luck, by a quick policy (the game's best simple bot, for every seat). The worse half of the options
 drops out after each round (sequential halving); the best left is chosen if it beats
-the policy's own choice clearly in the same worlds, the policy's choice otherwise. Many worlds are what keep the search
+the policy's own choice clearly in the same worlds, the policy's choice otherwise. A game
+may weigh plans, not bare actions (:class:`Plan`: an action and how the seat goes on after
+it), where what a seat does next decides what an action is worth. Many worlds are what keep the search
 from believing what it cannot know: no action is judged on one guess at the hidden
 cards; the same worlds and luck for every option are what let a few hundred playouts
 tell options apart. The search goes no deeper than the seat's own decision: on a Pi
@@ -110,6 +112,23 @@ Settled = Callable[[Any, int], bool]
 Horizon = Callable[[Any], Callable[[Any], bool]]
 
 
+@dataclass(frozen=True)
+class Plan:
+    """An option the search weighs: an action, and the policy that plays every seat after it in the
+    playouts (``None``: the search's own). A plan with a policy of its own weighs what the seat
+    would do next too, not the action alone: in TOP SPEED, a draw and how boldly the seat draws
+    for the rest of the round."""
+
+    action: Any
+    policy: Policy | None = None
+
+
+#: The plans of a decision, for a game that weighs more than its actions: ``plans(seen, seat,
+#: actions, preferred)``, or ``None`` for the actions alone (each with the search's policy). The
+#: plain plan of ``preferred`` (the policy's choice) must be among them: it is the yardstick.
+Planner = Callable[[Any, int, Sequence[Any], Any], list[Plan] | None]
+
+
 def playout(world: GameState, policy: Policy, rng: random.Random,
             far_enough: Callable[[Any], bool] | None = None) -> GameState:
     """Play ``world`` to its end, or until it is ``far_enough``: chance by its outcomes, every
@@ -153,7 +172,7 @@ class SearchBot:
 
     def __init__(self, seed: int | None, policy: Policy, strength: Strength | str = DEFAULT_STRENGTH,
                  *, score: Score | None = None, value: Value | None = None, horizon: Horizon | None = None,
-                 settled: Settled | None = None, confidence: float = CONFIDENCE,
+                 settled: Settled | None = None, plans: Planner | None = None, confidence: float = CONFIDENCE,
                  clock: Callable[[], float] = time.perf_counter) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
@@ -163,6 +182,8 @@ class SearchBot:
         self.horizon = horizon
         #: The decisions left to the policy, unsearched (``None``: every decision with a choice is searched).
         self.settled = settled
+        #: The plans a decision weighs beyond its actions (``None``: its actions alone).
+        self.plans = plans
         #: How many standard errors another option must lead the policy's choice by to be chosen.
         self.confidence = confidence
         self.strength = STRENGTHS[strength] if isinstance(strength, str) else strength
@@ -182,15 +203,15 @@ class SearchBot:
         preferred = self.policy(seen.determinized(seat, self.rng), seat, self.rng)
         if self.settled is not None and self.settled(seen, seat):
             return preferred
-        options = candidates(actions, preferred)
-        return self._halve(seen, seat, options, preferred)
+        planned = None if self.plans is None else self.plans(seen, seat, actions, preferred)
+        options = planned or [Plan(action) for action in candidates(actions, preferred)]
+        return self._halve(seen, seat, options, options.index(Plan(preferred))).action
 
-    def _halve(self, seen: Any, seat: int, options: list[Any], preferred: Any) -> Any:
+    def _halve(self, seen: Any, seat: int, options: list[Plan], home: int) -> Plan:
         """Sequential halving: the options share each round's playouts, in the same worlds
         with the same luck (so they are compared on equal terms), and the worse half drops
-        out; the policy's own choice stays in to the end, the yardstick of the others."""
+        out; the policy's own choice (``home``) stays in to the end, the yardstick of the others."""
         worths: list[list[float]] = [[] for _ in options]
-        home = options.index(preferred)
         alive, deadline = list(range(len(options))), self.clock() + self.strength.seconds
         rounds = max(1, math.ceil(math.log2(len(options))))
         far_enough = None if self.horizon is None else self.horizon(seen)
@@ -205,14 +226,14 @@ class SearchBot:
             alive = kept if home in kept else [home, *kept]
         return options[_chosen(worths, alive, home, self.confidence)]
 
-    def _compare(self, seen: Any, seat: int, options: list[Any], alive: list[int], worths: list[list[float]],
+    def _compare(self, seen: Any, seat: int, options: list[Plan], alive: list[int], worths: list[list[float]],
                  far_enough: Callable[[Any], bool] | None) -> None:
         """One world, every option still in it played out with the same luck (to ``far_enough``)."""
         world, luck = seen.determinized(seat, self.rng), self.rng.random()
         for i in alive:
-            trial = world.clone()
-            trial.apply(options[i])
-            ended = playout(trial, self.policy, random.Random(luck), far_enough)
+            trial, plan = world.clone(), options[i]
+            trial.apply(plan.action)
+            ended = playout(trial, plan.policy or self.policy, random.Random(luck), far_enough)
             worths[i].append(self.value(ended, seat))
             self.last_playouts += 1
 

@@ -7,12 +7,20 @@ to 130 playouts in the normal strength's 0.5 s, the machine shared). A draw no c
 could pair is left to the rule unsearched (:func:`riskless`): about a third of a race's decisions,
 where playouts could only add their noise.
 
-How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 32.0%
-of 200 races [25.9%, 38.8%] against the rule as it is, 33.5% of 200 against the rule that only
-counted the Yellow Flags: some points over the rule it starts from, short of 40%. The rule is most of
-the strength (its two pieces of knowledge, the flags and the last round's chase, are worth about 3
+A draw that a pass could replace is weighed as plans (:func:`draw_plans`): the draw with the rule's
+own caution for the rest of the round, with a bolder one and with a warier one, beside the pass. What
+one more card is worth depends on the cards after it: weighed alone, with the rule drawing on after
+it, a draw could not show that it pays only if the seat then stops soon (or draws on boldly).
+
+How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 36.0%
+of 200 races [29.7%, 42.9%] with the plans, 32.0% [25.9%, 38.8%] with the draw weighed alone, over
+the same races: some points over the rule it starts from, short of 40%. The rule is most of the
+strength (its two pieces of knowledge, the flags and the last round's chase, are worth about 3
 points each) and the deck's luck most of a race: a bot that sees the next card of its own deck wins
-48% (``benchmarks/topspeed_rules.py``).
+48% (``benchmarks/topspeed_rules.py``). Weighing a decision's options alone had reached its
+limit: at 546 decisions of sensible races (``benchmarks/topspeed_headroom.py``), the option that
+400 whole-race rollouts each find best gains 5.1 wins over the rule's, and the search (weighing
+actions alone) took 3.9 of them.
 
 A playout is judged by the seat's chance to win from where it ends (:func:`win_chance`), not by
 its place in the race order, which two rounds seldom change (30.0% of 80 races by the order
@@ -27,11 +35,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from toprace_pi.core.search import DEFAULT_STRENGTH, SearchBot, Strength
+from toprace_pi.core.search import DEFAULT_STRENGTH, Plan, SearchBot, Strength
 from toprace_pi.games.topspeed.bots.sensible import ViewFacts, WorldFacts, draw_odds, sensible_choice
-from toprace_pi.games.topspeed.rules.actions import SeatAction
+from toprace_pi.games.topspeed.rules.actions import Draw, Pass, SeatAction
 from toprace_pi.games.topspeed.rules.game import TopSpeed
 
 #: A playout's rounds after the one being played (``None``: to the race's end). Two: the cars'
@@ -52,22 +61,53 @@ CONFIDENCE = 2.0
 ROUND_SPREAD = 11.3
 
 
+#: The cautions a draw is weighed with for the rest of its round, beside the sensible rule's own (1:
+#: a pair's risk against a card's points; 0.5 bolder, 2 warier).
+CAUTIONS = (0.5, 2.0)
+
+
 def sensible_policy(world: TopSpeed, seat: int, rng: random.Random) -> SeatAction:
     """The sensible bot's choice, read off the world (:class:`WorldFacts`: the same as on the seat's
     view, without making the view); the sensible bot draws no luck."""
     return sensible_choice(WorldFacts(world, seat))
 
 
+@dataclass(frozen=True)
+class RoundCaution:
+    """The sensible rule for every seat, ``seat``'s draws in round ``round`` weighed with ``caution``: a
+    playout's policy after a draw planned that way."""
+
+    seat: int
+    round: int
+    caution: float
+
+    def __call__(self, world: TopSpeed, seat: int, rng: random.Random) -> SeatAction:
+        mine = seat == self.seat and world.round == self.round
+        return sensible_choice(WorldFacts(world, seat), self.caution if mine else 1.0)
+
+
+def draw_plans(seen: TopSpeed, seat: int, actions: Sequence[SeatAction], preferred: SeatAction) -> list[Plan] | None:
+    """A draw that may be followed by more (a pass is an option too) is weighed with how boldly the seat
+    goes on drawing this round, each of :data:`CAUTIONS` beside the rule's own: what one more card is
+    worth depends on whether the next ones are drawn."""
+    draw, stop = Draw(seat), Pass(seat)
+    if draw not in actions or stop not in actions:
+        return None
+    return [Plan(stop), Plan(draw), *(Plan(draw, RoundCaution(seat, seen.round, c)) for c in CAUTIONS)]
+
+
 def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH, *,
                rounds: int | None = ROUNDS_AHEAD, confidence: float = CONFIDENCE,
-               settle: bool = True, chances: bool = True) -> SearchBot:
+               settle: bool = True, chances: bool = True, plans: bool = True) -> SearchBot:
     """A search bot for TOP SPEED, of ``strength`` (see :data:`~toprace_pi.core.search.STRENGTHS`): its
     playouts ``rounds`` ahead (``None``: whole races), overruling the sensible bot at ``confidence``
     standard errors; ``settle``: riskless draws left to the sensible bot unsearched; ``chances``: a
-    playout judged by :func:`win_chance` (else by the seat's place in the race order)."""
+    playout judged by :func:`win_chance` (else by the seat's place in the race order); ``plans``: a
+    draw weighed with the round's draws after it (:func:`draw_plans`, else alone)."""
     return SearchBot(seed, sensible_policy, strength, score=progress, value=win_chance if chances else None,
                      horizon=None if rounds is None else rounds_ahead(rounds),
-                     settled=riskless if settle else None, confidence=confidence)
+                     settled=riskless if settle else None, plans=draw_plans if plans else None,
+                     confidence=confidence)
 
 
 def riskless(seen: TopSpeed, seat: int) -> bool:

@@ -246,8 +246,9 @@ class WorldFacts:
                         game.circuit.spaces)
 
 
-def sensible_choice(facts: SeatFacts[Option]) -> Option:
-    """The sensible bot's option for the seat ``facts`` tell of (see the module)."""
+def sensible_choice(facts: SeatFacts[Option], caution: float = 1.0) -> Option:
+    """The sensible bot's option for the seat ``facts`` tell of (see the module); ``caution``
+    weighs a pair's risk against a card's points (more: it stops drawing sooner)."""
     words = facts.options
     if "keep" in words:
         return words["keep" if int(facts.drawn or 0) >= KEEP_FROM else "leave"]
@@ -257,15 +258,16 @@ def sensible_choice(facts: SeatFacts[Option]) -> Option:
         return words["sit out"]
     if "pit stop" in words and (facts.deck_size < SHORT_DECK or facts.damage >= HEAVY_DAMAGE):
         return words["pit stop"]
-    if "draw" in words and ("pass" not in words or worth_a_draw(facts) or behind_at_the_end(facts)):
+    if "draw" in words and ("pass" not in words or worth_a_draw(facts, caution) or behind_at_the_end(facts)):
         return words["draw"]
     return words["pass"] if "pass" in words else next(iter(words.values()))
 
 
-def worth_a_draw(facts: SeatFacts[Any]) -> bool:
-    """The expected points of one more card against the chance of a pair times its cost."""
+def worth_a_draw(facts: SeatFacts[Any], caution: float = 1.0) -> bool:
+    """The expected points of one more card against the chance of a pair times its cost (times
+    ``caution``)."""
     gain, risk = draw_odds(facts)
-    return gain > risk
+    return gain > caution * risk
 
 
 def draw_odds(facts: SeatFacts[Any]) -> tuple[int, int]:
