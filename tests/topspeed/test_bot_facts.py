@@ -1,6 +1,7 @@
 """The sensible rule reads its seat's facts off the view (the bot at the table) or off the full
 game (the search's playouts, no view made): the two give the same choice in every state, and
-the search leaves a riskless draw to that rule without a playout."""
+the search leaves a riskless draw to that rule without a playout, and weighs a risky one as plans
+(the round's later draws bolder or warier)."""
 
 from __future__ import annotations
 
