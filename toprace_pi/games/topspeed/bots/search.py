@@ -12,9 +12,10 @@ own caution for the rest of the round, with a bolder one and with a warier one, 
 one more card is worth depends on the cards after it: weighed alone, with the rule drawing on after
 it, a draw could not show that it pays only if the seat then stops soon (or draws on boldly).
 
-How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 36.0%
-of 200 races [29.7%, 42.9%] with the plans, 32.0% [25.9%, 38.8%] with the draw weighed alone, over
-the same races: some points over the rule it starts from, short of 40%. The rule is most of the
+How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 34.0%
+of 400 races [29.5%, 38.8%] with the plans, 31.3% [26.9%, 36.0%] with the draw weighed alone, over
+the same races (races 0-199, on which the plans were chosen, 36.0% against 32.0%; races 200-399,
+after, 32.0% against 30.5%): some points over the rule it starts from, short of 40%. The rule is most of the
 strength (its two pieces of knowledge, the flags and the last round's chase, are worth about 3
 points each) and the deck's luck most of a race: a bot that sees the next card of its own deck wins
 48% (``benchmarks/topspeed_rules.py``). Weighing a decision's options alone had reached its
@@ -29,8 +30,8 @@ races, the chance judged one or four rounds ahead, overruling at one standard er
 playouts a decision judged by the order (22.5% to 32.5%); over 100 to 200 races against the rule as
 it is: 400 playouts a decision, playouts judged at the round's end, a judge counting each car's
 damage row for the rounds left, overruling at one standard error (31.5% to 32.5%); with the plans, 320
-playouts a decision 37.5% of the same 200 races, within the noise and at the 0.5 s cap; the plans
-for the round's first draw too (beside a pit stop) 34.0%.
+playouts a decision 37.5% of races 0-199 (36.0% with 160), within the noise and at the 0.5 s cap; the
+plans for the round's first draw too (beside a pit stop) 34.0% of races 0-199.
 """
 
 from __future__ import annotations
