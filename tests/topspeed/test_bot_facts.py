@@ -210,3 +210,20 @@ def test_a_rounds_caution_is_the_planning_seats_in_that_round_alone():
         assert RoundCaution(seat, game.round + 1, CAUTIONS[1])(game, seat, rng) == rule
         return
     pytest.fail("no draw between the two cautions")  # pragma: no cover
+
+
+def test_with_a_card_kept_apart_every_option_is_weighed_and_the_search_answers():
+    """KERS: a seat holding a kept card may draw, pass or use it; the plans weigh all three (the rule
+    uses a kept card first, so that choice is the search's yardstick) and the search picks one of them."""
+    met = 0
+    for game, seat in (state for seed in range(12) for state in states(seed, {"kers": True})):
+        actions = game.options(seat)
+        if Draw(seat) not in actions or Pass(seat) not in actions or len(actions) < 3:
+            continue
+        plans = draw_plans(game.seen_by(seat), seat, actions, sensible_policy(game, seat, random.Random(0)))
+        assert plans is not None and {plan.action for plan in plans} == set(actions)
+        assert search_bot(1, "easy").choose(game.seen_by(seat)) in actions
+        met += 1
+        if met == 3:
+            return
+    pytest.fail(f"{met} decisions with a kept card met")  # pragma: no cover

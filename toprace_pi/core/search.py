@@ -125,7 +125,7 @@ class Plan:
 
 #: The plans of a decision, for a game that weighs more than its actions: ``plans(seen, seat,
 #: actions, preferred)``, or ``None`` for the actions alone (each with the search's policy). The
-#: plain plan of ``preferred`` (the policy's choice) must be among them: it is the yardstick.
+#: plain plan of ``preferred`` (the policy's choice) is the yardstick: the search adds it if missing.
 Planner = Callable[[Any, int, Sequence[Any], Any], list[Plan] | None]
 
 
@@ -205,6 +205,8 @@ class SearchBot:
             return preferred
         planned = None if self.plans is None else self.plans(seen, seat, actions, preferred)
         options = planned or [Plan(action) for action in candidates(actions, preferred)]
+        if Plan(preferred) not in options:  # the yardstick, as candidates() keeps it
+            options = [Plan(preferred), *options]
         return self._halve(seen, seat, options, options.index(Plan(preferred))).action
 
     def _halve(self, seen: Any, seat: int, options: list[Plan], home: int) -> Plan:

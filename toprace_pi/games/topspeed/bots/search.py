@@ -92,11 +92,13 @@ class RoundCaution:
 def draw_plans(seen: TopSpeed, seat: int, actions: Sequence[SeatAction], preferred: SeatAction) -> list[Plan] | None:
     """A draw that may be followed by more (a pass is an option too) is weighed with how boldly the seat
     goes on drawing this round, each of :data:`CAUTIONS` beside the rule's own: what one more card is
-    worth depends on whether the next ones are drawn."""
-    draw, stop = Draw(seat), Pass(seat)
-    if draw not in actions or stop not in actions:
+    worth depends on whether the next ones are drawn. Every other action (a pass, a card kept apart
+    used) is weighed as it is."""
+    draw = Draw(seat)
+    if draw not in actions or Pass(seat) not in actions:
         return None
-    return [Plan(stop), Plan(draw), *(Plan(draw, RoundCaution(seat, seen.round, c)) for c in CAUTIONS)]
+    others = [Plan(action) for action in actions if action != draw]
+    return [*others, Plan(draw), *(Plan(draw, RoundCaution(seat, seen.round, c)) for c in CAUTIONS)]
 
 
 def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH, *,
