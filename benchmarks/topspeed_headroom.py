@@ -109,7 +109,7 @@ def weigh(job: tuple[int, TopSpeed, int, int]) -> Weighed:
             trial.apply(option)
             winners = playout(trial, sensible_policy, random.Random(luck)).winners()
             record.append(1 / len(winners) if seat in winners else 0.0)
-    rule = options.index(sensible_policy(seen.determinized(seat, rng), seat, rng))
+    rule = options.index(sensible_policy(game, seat, rng))  # the rule reads only what the seat sees
     search = options.index(search_bot(number).choose(seen))
     return Weighed(game.round, tuple(type(o).__name__ for o in options), rule, search,
                    tuple(tuple(record) for record in wins))
