@@ -14,6 +14,9 @@ The fields, each bot's seat turning with the race's number (a fair share is 25%)
 * the sensible rule against three bots without its last-round chase (a car the rows laid so far
   leave behind in the race's last round draws on whatever the risk), and one such bot against three
   sensible ones;
+* the sensible rule against three bots that pit eagerly (the rule before it weighed what the race had
+  left: a pit stop before drawing on a short deck or a heavy damage row, whatever the laps left), and
+  one eager bot against three sensible ones;
 * a bot that sees the next card of its own deck (it draws unless that card would pair) against
   three sensible bots: no fair bot can know that much, so its share bounds what better draws can win.
 
@@ -38,7 +41,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_bots import wilson  # noqa: E402  (beside this script)
 
-from toprace_pi.games.topspeed.bots.sensible import Standing, ViewFacts, sensible_choice  # noqa: E402
+from toprace_pi.games.topspeed.bots.sensible import (  # noqa: E402
+    HEAVY_DAMAGE,
+    SHORT_DECK,
+    Standing,
+    ViewFacts,
+    sensible_choice,
+)
 from toprace_pi.games.topspeed.data import load_circuit, load_deck  # noqa: E402
 from toprace_pi.games.topspeed.rules import Action, Draw, Pass, TopSpeed, parse_action  # noqa: E402
 from toprace_pi.games.topspeed.rules.cards import TROUBLES  # noqa: E402
@@ -74,6 +83,14 @@ def unhurried(game: TopSpeed, seat: int) -> Action:
     return parse_action(sensible_choice(_Unhurried(game.view(seat))))
 
 
+def eager(game: TopSpeed, seat: int) -> Action:
+    """The sensible rule, but a pit stop as soon as the deck is short or the damage row heavy."""
+    facts = ViewFacts(game.view(seat))
+    if "pit stop" in facts.options and (facts.deck_size < SHORT_DECK or facts.damage >= HEAVY_DAMAGE):
+        return parse_action(facts.options["pit stop"])
+    return parse_action(sensible_choice(facts))
+
+
 def seeing(game: TopSpeed, seat: int) -> Action:
     """Draws unless its next card would pair with its row; the sensible rule for every other choice."""
     choice = sensible(game, seat)
@@ -86,10 +103,11 @@ def seeing(game: TopSpeed, seat: int) -> Action:
     return Pass(seat) if pairs else Draw(seat)
 
 
-RULES: dict[str, Rule] = {"sensible": sensible, "blind": blind, "unhurried": unhurried, "seeing": seeing}
+RULES: dict[str, Rule] = {"sensible": sensible, "blind": blind, "unhurried": unhurried, "eager": eager,
+                          "seeing": seeing}
 #: (the one bot's rule, the three others' rule)
 FIELDS = (("sensible", "sensible"), ("sensible", "blind"), ("blind", "sensible"), ("sensible", "unhurried"),
-          ("unhurried", "sensible"), ("seeing", "sensible"))
+          ("unhurried", "sensible"), ("sensible", "eager"), ("eager", "sensible"), ("seeing", "sensible"))
 
 
 def race(job: tuple[int, str, str]) -> float:

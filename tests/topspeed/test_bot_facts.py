@@ -29,7 +29,7 @@ from toprace_pi.games.topspeed.bots.sensible import (
     draw_odds,
     worth_a_draw,
 )
-from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Pass, Settings, Shuffle, TopSpeed
+from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Pass, PitStop, Settings, Shuffle, TopSpeed
 
 from .helpers import CIRCUIT, DECK, NAMES, place, play, race, stack
 from .test_properties import RULES
@@ -172,6 +172,43 @@ def test_in_the_last_round_a_car_left_behind_draws_whatever_the_risk():
         assert not worth_a_draw(facts)  # four troubles in the row: by the odds, a pass
         assert facts.standing() == WorldFacts(game, 0).standing()
         assert (SensibleBot().choose(view) == Draw(0)) is drawn
+
+
+def before_the_first_draw(laps: int, lap: int, deck: int | None = None, damage: tuple[str, ...] = ()) -> TopSpeed:
+    """Anna about to draw her round's first card, the lap counter at ``lap`` of ``laps``: her deck cut to
+    ``deck`` cards (the rest in her discard pile) and ``damage`` taken from it into her damage row."""
+    game = race(2, laps=laps)
+    game.lap = lap
+    cards = list(game.decks[0])
+    taken = [next(card for card in cards if card.word == word) for word in damage]
+    for card in taken:
+        cards.remove(card)
+    keep = len(cards) if deck is None else deck
+    game.decks[0], game.discards[0] = tuple(cards[-keep:]), tuple(cards[:-keep])
+    game.damage[0] = tuple(taken)
+    assert game.turn == 0 and {"draw", "pit stop"} <= set(ViewFacts(game.view(0)).options)
+    return game
+
+
+@pytest.mark.parametrize(("laps", "lap", "pits"), [(10, 8, False), (10, 6, True), (40, 20, True)])
+def test_a_short_deck_pits_only_if_it_would_run_dry_before_the_last_round(laps, lap, pits):
+    """Eight cards left, about a round's worth and a bit: with the race's last two laps to go, the car
+    drives them; with four laps or more to go, an empty deck would force a stop anyway, and one now
+    spares a thin round."""
+    game = before_the_first_draw(laps, lap, deck=8)
+    assert (SensibleBot().choose(game.view(0)) == PitStop(0)) is pits
+    assert sensible_policy(game, 0, random.Random(0)) == SensibleBot().choose(game.view(0))
+
+
+@pytest.mark.parametrize(("laps", "lap", "pits"), [(10, 4, False), (30, 4, True)])
+def test_a_heavy_damage_row_pits_only_if_the_rounds_left_repay_the_stop(laps, lap, pits):
+    """An Engine and a Tire trouble in the damage row: two points off every round, and a pit stop would
+    take the car 10 spaces back and cost the round; worth it with 26 laps to go, not with 6."""
+    game = before_the_first_draw(laps, lap, damage=("engine_trouble", "tire_trouble"))
+    facts = ViewFacts(game.view(0))
+    assert facts.damage == 2 and facts.pit_back() == WorldFacts(game, 0).pit_back() == 10
+    assert (SensibleBot().choose(game.view(0)) == PitStop(0)) is pits
+    assert sensible_policy(game, 0, random.Random(0)) == SensibleBot().choose(game.view(0))
 
 
 def test_a_draw_is_weighed_with_how_boldly_the_round_goes_on():

@@ -8,12 +8,17 @@ weather a Tire trouble counts as an Off Track). A pair costs the row's points, a
 Drive Through (spaces back) or a Tire or Engine pair (a point a round until the next pit stop).
 Under two Yellow Flags on the table a car may not pass another, so the points that would take it
 past the first car ahead are worth nothing, and the row it would lose is worth only the spaces it
-can go: held up, the bot stops drawing sooner (28.4% of 3,000 races won against three bots blind to
-the flags; one blind bot against three of these, 22.5%: ``benchmarks/topspeed_rules.py``).
+can go: held up, the bot stops drawing sooner (27.5% of 3,000 races won against three bots blind to
+the flags; one blind bot against three of these, 23.1%: ``benchmarks/topspeed_rules.py``).
 In the race's last round a car that the rows laid so far leave behind draws on whatever the risk: a
-row that cannot win is worth nothing to lose (27.5% of 3,000 races won against three bots that weigh
-the risk to the end; one of those against three of these, 24.5%).
-It pits before drawing on a short deck or a heavy damage row, and uses a card kept apart first.
+row that cannot win is worth nothing to lose (28.7% of 3,000 races won against three bots that weigh
+the risk to the end; one of those against three of these, 22.8%).
+It pits before drawing on a short deck only if the deck would run dry before the race's last round,
+and on a heavy damage row only if the rounds left make the stop pay (:func:`pit_pays`): a stop costs a
+round's movement and 8 spaces or more, and most races of 10 laps need none. The rule before pitted on
+a short deck or a heavy damage row whatever the race had left (a quarter of the cars did, and 5% of
+those won); one such bot against three of these wins 22.3% of 3,000 races, one of these against three
+such 29.4%. It uses a card kept apart first.
 
 The rule reads a few facts of the seat (:class:`SeatFacts`), which its view gives
 (:class:`ViewFacts`, the bot at the table) and so does a full game, cheaply
@@ -40,12 +45,17 @@ from toprace_pi.games.topspeed.rules.cards import (
     Card,
     Kind,
     card_of,
+    pit_stop_spaces,
     word_of,
 )
 from toprace_pi.games.topspeed.rules.game import RoundEnd, TopSpeed
 
-#: A pit stop before drawing once the deck is this short, or the damage row this long.
+#: A pit stop is weighed before drawing once the deck is this short, or the damage row this long.
 SHORT_DECK, HEAVY_DAMAGE = 10, 2
+#: A car's gain in a round, in spaces, and the cards a seat draws in a round, on average: four sensible
+#: bots on the default circuit (a one-off script: 8.5 spaces over 30 races; 6.6 cards over 200 races
+#: of 10 laps, 6.5 of 30 laps).
+ROUND_GAIN, CARDS_A_ROUND = 8.5, 6.6
 #: What a Tire or Engine pair costs beyond the row: a point a round for about this many rounds.
 DAMAGE_ROUNDS = 3
 #: A green card kept apart (KERS) from this many points up.
@@ -103,6 +113,10 @@ class SeatFacts(Protocol[Option]):
 
     @property
     def chaotic_weather(self) -> bool: ...
+
+    def pit_back(self) -> int:
+        """The spaces a pit stop now would take the car back."""
+        ...
 
     @property
     def room(self) -> int | None:
@@ -174,6 +188,9 @@ class ViewFacts:
     def left(self) -> Iterable[tuple[str, int]]:
         return left_in_deck(self.view).items()
 
+    def pit_back(self) -> int:
+        return pit_stop_spaces(map(_card, self.view["damage"][self.seat]))
+
     def standing(self) -> Standing:
         view, chaotic = self.view, self.chaotic_weather
 
@@ -236,6 +253,9 @@ class WorldFacts:
     def left(self) -> Iterable[tuple[str, int]]:
         return Counter(map(word_of, self.deck)).items()  # counted in C: a playout asks at every draw
 
+    def pit_back(self) -> int:
+        return pit_stop_spaces(self.game.damage[self.seat])
+
     def standing(self) -> Standing:
         game = self.game
         bound = tuple(bound_for(progress, game.ends[seat], game.out_by[seat], game.pit_back[seat],
@@ -256,11 +276,32 @@ def sensible_choice(facts: SeatFacts[Option], caution: float = 1.0) -> Option:
         return words["use kept"]
     if "sit out" in words and facts.qualifying_time >= GOOD_LAP:
         return words["sit out"]
-    if "pit stop" in words and (facts.deck_size < SHORT_DECK or facts.damage >= HEAVY_DAMAGE):
+    if "pit stop" in words and pit_pays(facts):
         return words["pit stop"]
     if "draw" in words and ("pass" not in words or worth_a_draw(facts, caution) or behind_at_the_end(facts)):
         return words["draw"]
     return words["pass"] if "pass" in words else next(iter(words.values()))
+
+
+def pit_pays(facts: SeatFacts[Any]) -> bool:
+    """Whether a pit stop now pays. It costs the round's movement (about :data:`ROUND_GAIN`) and the
+    spaces back. On a short deck it pays only if the deck will run dry before the race's last round:
+    an empty deck forces a stop then anyway, and one now spares a thin round of the deck's last cards
+    (with no stop due, those cards are driven). On a heavy damage row it pays only if the points the
+    row takes off in the rounds after the stop outweigh the stop's cost."""
+    short, heavy = facts.deck_size < SHORT_DECK, facts.damage >= HEAVY_DAMAGE
+    if not (short or heavy):
+        return False
+    rounds = rounds_left(facts.standing())
+    cost = ROUND_GAIN + facts.pit_back()
+    return (short and facts.deck_size < CARDS_A_ROUND * (rounds - 1)) or (heavy and facts.damage * (rounds - 1) > cost)
+
+
+def rounds_left(standing: Standing) -> float:
+    """About how many rounds the race has left, this one included: the lap counter moves on at each
+    round's start, and once more each time the leader crosses the line (every ``spaces /
+    ROUND_GAIN`` rounds or so)."""
+    return (standing.laps - standing.lap) * standing.spaces / (standing.spaces + ROUND_GAIN)
 
 
 def worth_a_draw(facts: SeatFacts[Any], caution: float = 1.0) -> bool:

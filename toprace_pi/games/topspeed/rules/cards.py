@@ -62,6 +62,7 @@ TROUBLES = frozenset({Kind.YELLOW_FLAG, Kind.DRIVE_THROUGH, Kind.SAFETY_CAR, Kin
 DAMAGE = frozenset({Kind.ENGINE_TROUBLE, Kind.TIRE_TROUBLE})
 
 
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """One minicard: a movement ("green") card of ``points``, a trouble card or the blank."""
@@ -104,6 +105,11 @@ def card_of(word: str) -> Card:
         names = ", ".join(k.value for k in Kind if k is not Kind.MOVEMENT)
         raise IllegalActionError(f"no card {word!r}: a movement card 1 to {HIGHEST_MOVEMENT} or one of {names}")
     return Card(kind)
+
+
+def pit_stop_spaces(damage: Iterable[Card]) -> int:
+    """The spaces a pit stop takes a car back with the damage row ``damage``."""
+    return PIT_STOP_SPACES + PIT_STOP_SPACES_PER_ENGINE * sum(card.kind is Kind.ENGINE_TROUBLE for card in damage)
 
 
 #: A card's word, read in C (for ``map``: a view names every card of every pile).

@@ -44,8 +44,6 @@ from toprace_pi.games.topspeed.rules.cards import (
     DAMAGE,
     DRIVE_THROUGH_SPACES,
     ON_THE_TABLE,
-    PIT_STOP_SPACES,
-    PIT_STOP_SPACES_PER_ENGINE,
     QUALIFYING_LAPS,
     RACE_TYPES,
     SAFETY_CAR_ROUNDS,
@@ -53,6 +51,7 @@ from toprace_pi.games.topspeed.rules.cards import (
     Deck,
     Kind,
     card_of,
+    pit_stop_spaces,
     word_of,
 )
 from toprace_pi.games.topspeed.rules.circuit import Circuit
@@ -494,8 +493,7 @@ class TopSpeed:
 
     def _pit_stop(self, seat: int) -> None:
         """Discard pile, deck and damage row make a new deck; the car goes back in the movement phase."""
-        engines = sum(card.kind is Kind.ENGINE_TROUBLE for card in self.damage[seat])
-        self.pit_back[seat] = PIT_STOP_SPACES + PIT_STOP_SPACES_PER_ENGINE * engines
+        self.pit_back[seat] = pit_stop_spaces(self.damage[seat])
         cards = self.discards[seat] + self.decks[seat] + self.damage[seat]
         self.discards[seat] = self.damage[seat] = ()
         self.events.append(ev.PitStopDeclared(seat, self.pit_back[seat]))
