@@ -192,6 +192,9 @@ def test_overtaking_when_moving_backwards_a_car_sent_back_drops_behind_cars_unde
     place(game, Anna=20, Ben=16, Carla=12)
     play_round(game, {ANNA: ["pit stop"], BEN: ["yellow_flag"], CARLA: ["yellow_flag"]})
     assert game.progress[ANNA] == 11 and game.race_order() == [BEN, CARLA, ANNA]
+    moved = [event for event in game.events if isinstance(event, ev.Moved) and event.seat == ANNA][-1]
+    assert moved.text(game.names) == ("Anna goes 9 spaces back (pit stop; 8 spaces and 1 more, as a car stood there): "
+                                      "space 20 to 11")
 
 
 def test_drive_through_only_in_pairs_sends_the_car_5_back_whatever_its_damage():

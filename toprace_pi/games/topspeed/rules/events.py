@@ -188,18 +188,21 @@ class Moved:
         if self.why == "safety car":
             return f"{who} closes up behind the safety car: space {self.start} to {self.end}"
         way = "forward" if self.moved >= 0 else "back"
-        short = f" (of {abs(self.wanted)}: {self._short_why()})" if abs(self.moved) != abs(self.wanted) else ""
-        reason = "" if self.why == "cards" else f" ({self.why})"
-        return (f"{who} goes {spaces(abs(self.moved))} {way}{short}{reason}: "
-                f"space {self.start} to {self.end}")
+        notes = [] if self.why == "cards" else [self.why]
+        if abs(self.moved) != abs(self.wanted):
+            notes.append(self._other_distance())
+        said = f" ({'; '.join(notes)})" if notes else ""
+        return f"{who} goes {spaces(abs(self.moved))} {way}{said}: space {self.start} to {self.end}"
 
-    def _short_why(self) -> str:
-        """Why the car went another distance than its cards or its penalty said."""
-        if self.no_overtaking:
-            return "held up, no overtaking under the Yellow Flags"
-        if abs(self.moved) > abs(self.wanted):
-            return "the spaces behind were taken"
-        return "held up"
+    def _other_distance(self) -> str:
+        """Why the car went another distance than its cards or its penalty said: held up by a car
+        ahead, or sent further back past cars standing where it would have stopped."""
+        wanted, moved = abs(self.wanted), abs(self.moved)
+        if moved > wanted:
+            more = moved - wanted
+            return f"{spaces(wanted)} and {more} more, as {'a car' if more == 1 else 'cars'} stood there"
+        held = "held up, no overtaking under the Yellow Flags" if self.no_overtaking else "held up"
+        return f"of {wanted}: {held}"
 
 
 @dataclass(frozen=True, slots=True)
