@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """How much a TOP SPEED push-your-luck rule is worth: win shares with 95% intervals, one bot of a
-rule against three others, over many seeded 4-player races (10 laps, a normal race).
+rule against three others, over many seeded 4-player races (10 laps unless told, a normal race).
 
-    python3 benchmarks/topspeed_rules.py                # 3000 races a field, about two minutes
+    python3 benchmarks/topspeed_rules.py                # 3000 races a field, about six minutes
     python3 benchmarks/topspeed_rules.py --races 1000   # fewer races, wider intervals
+    python3 benchmarks/topspeed_rules.py --laps 30 --fields sensible:eager eager:sensible   # a longer race
 
 The fields, each bot's seat turning with the race's number (a fair share is 25%):
 
@@ -110,10 +111,10 @@ FIELDS = (("sensible", "sensible"), ("sensible", "blind"), ("blind", "sensible")
           ("unhurried", "sensible"), ("sensible", "eager"), ("eager", "sensible"), ("seeing", "sensible"))
 
 
-def race(job: tuple[int, str, str]) -> float:
-    """Race ``number``: the one bot's share of the win (it sits at seat ``number % 4``)."""
-    number, one, others = job
-    settings = TableGame(players=player_names(PLAYERS), laps=LAPS).settings()
+def race(job: tuple[int, str, str, int]) -> float:
+    """Race ``number`` of ``laps``: the one bot's share of the win (it sits at seat ``number % 4``)."""
+    number, one, others, laps = job
+    settings = TableGame(players=player_names(PLAYERS), laps=laps).settings()
     game = TopSpeed(settings, load_circuit(settings.circuit), load_deck(settings.deck))
     seat = number % PLAYERS
     chance = random.Random(number)
@@ -131,14 +132,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--races", type=int, default=3000, help="races a field (default 3000)")
     parser.add_argument("--jobs", type=int, default=2, help="races played at once (default 2)")
+    parser.add_argument("--laps", type=int, default=LAPS, help=f"the race's laps (default {LAPS})")
+    parser.add_argument("--fields", nargs="*", metavar="ONE:OTHERS", default=None,
+                        help="only these fields, as the one bot's rule and the others' (sensible:eager)")
     args = parser.parse_args()
+    fields = FIELDS if args.fields is None else [tuple(field.split(":", 1)) for field in args.fields]
+    unknown = {rule for field in fields for rule in field} - set(RULES)
+    if unknown or any(len(field) != 2 for field in fields):
+        parser.error(f"a field is two of {', '.join(RULES)} as ONE:OTHERS")
     with multiprocessing.Pool(args.jobs) as pool:
-        for one, others in FIELDS:
-            jobs = [(number, one, others) for number in range(args.races)]
+        for one, others in fields:
+            jobs = [(number, one, others, args.laps) for number in range(args.races)]
             share = sum(pool.map(race, jobs, chunksize=25)) / args.races
             low, high = wilson(share, args.races)
             print(f"  one {one:9} against three {others:10} {share:6.1%}  (95% interval {low:5.1%} to {high:5.1%}, "
-                  f"{args.races} races)", flush=True)
+                  f"{args.races} races of {args.laps} laps)", flush=True)
     return 0
 
 

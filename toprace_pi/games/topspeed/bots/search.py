@@ -12,27 +12,26 @@ own caution for the rest of the round, with a bolder one and with a warier one, 
 one more card is worth depends on the cards after it: weighed alone, with the rule drawing on after
 it, a draw could not show that it pays only if the seat then stops soon (or draws on boldly).
 
-How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 34.0%
-of 400 races [29.5%, 38.8%] with the plans, 31.3% [26.9%, 36.0%] with the draw weighed alone, over
-the same races (races 0-199, on which the plans were chosen, 36.0% against 32.0%; races 200-399,
-after, 32.0% against 30.5%): some points over the rule it starts from, short of 40%. The rule is most of the
-strength (its two pieces of knowledge, the flags and the last round's chase, are worth about 3
-points each) and the deck's luck most of a race: a bot that sees the next card of its own deck wins
-48% (``benchmarks/topspeed_rules.py``). Weighing a decision's options alone had reached its
-limit: at 546 decisions of sensible races (``benchmarks/topspeed_headroom.py``), the option that
-400 whole-race rollouts each find best gains 5.1 wins over the rule's, and the search (weighing
-actions alone) took 3.9 of them.
+How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 30.8%
+of 400 races [26.4%, 35.4%], against the rule as it is now, which pits only when the stop pays. Against
+the rule before, which pitted whatever the race had left, the same search won 34.0% of 400 races (31.3%
+with the draw weighed alone): part of its lead was the pit stops it overruled, which the rule now avoids
+itself. The rule is most of the strength and the deck's luck most of a race: a bot that sees the next
+card of its own deck wins 48% (``benchmarks/topspeed_rules.py``). One-step search has reached its
+ceiling over this rule: at 544 decisions of sensible races (``benchmarks/topspeed_headroom.py``), the
+option that 400 whole-race rollouts each find best gains 1.70 wins over the rule's choice, and this
+search takes 1.66 of them (over the rule before, 5.1 and 3.9).
 
 A playout is judged by the seat's chance to win from where it ends (:func:`win_chance`), not by
 its place in the race order, which two rounds seldom change (30.0% of 80 races by the order
 against 33.8% by the chance, with an earlier rule). Tried and not kept, each over 40 races: whole
 races, the chance judged one or four rounds ahead, overruling at one standard error, 258
-playouts a decision judged by the order (22.5% to 32.5%); over 100 to 200 races against the rule as
-it is: 400 playouts a decision, playouts judged at the round's end, a judge counting each car's
+playouts a decision judged by the order (22.5% to 32.5%); over 100 to 200 races against the rule
+before its pit stops were weighed: 400 playouts a decision, playouts judged at the round's end, a judge counting each car's
 damage row for the rounds left, overruling at one standard error (31.5% to 32.5%); with the plans, 320
 playouts a decision 37.5% of races 0-199 (36.0% with 160), within the noise and at the 0.5 s cap; the
 plans for the round's first draw too (beside a pit stop) 34.0% of races 0-199, a third, bolder
-caution (0.25) beside the two 32.5%.
+caution (0.25) beside the two 32.5% (the three with the rule before, too).
 """
 
 from __future__ import annotations
@@ -59,9 +58,9 @@ ROUNDS_AHEAD: int | None = 2
 #: with the playouts judged by the chance to win, 32.5% at two and at one.
 CONFIDENCE = 2.0
 
-#: The spread of a car's gain in a round, in spaces: 11.3 about a mean of 8.5, four sensible bots
-#: on the default circuit (30 races, measured by a one-off script; a pair wipes a row out, so the
-#: spread is wider than the mean).
+#: The spread of a car's gain in a round, in spaces: 11.3 about its mean (``sensible.ROUND_GAIN``),
+#: four sensible bots on the default circuit (30 races, measured by a one-off script; a pair wipes a
+#: row out, so the spread is wider than the mean).
 ROUND_SPREAD = 11.3
 
 
