@@ -22,16 +22,16 @@ ceiling over this rule: at 544 decisions of sensible races (``benchmarks/topspee
 option that 400 whole-race rollouts each find best gains 1.70 wins over the rule's choice, and this
 search takes 1.66 of them (over the rule before, 5.1 and 3.9).
 
-A playout is judged by the seat's chance to win from where it ends (:func:`win_chance`), not by
-its place in the race order, which two rounds seldom change (30.0% of 80 races by the order
-against 33.8% by the chance, with an earlier rule). Tried and not kept, each over 40 races: whole
-races, the chance judged one or four rounds ahead, overruling at one standard error, 258
-playouts a decision judged by the order (22.5% to 32.5%); over 100 to 200 races against the rule
-before its pit stops were weighed: 400 playouts a decision, playouts judged at the round's end, a judge counting each car's
-damage row for the rounds left, overruling at one standard error (31.5% to 32.5%); with the plans, 320
-playouts a decision 37.5% of races 0-199 (36.0% with 160), within the noise and at the 0.5 s cap; the
-plans for the round's first draw too (beside a pit stop) 34.0% of races 0-199, a third, bolder
-caution (0.25) beside the two 32.5% (the three with the rule before, too).
+A playout is judged by the seat's chance to win from where it ends (:func:`win_chance`), not by its
+place in the race order, which two rounds seldom change (30.0% of 80 races by the order against 33.8% by
+the chance, with an earlier rule). Tried and not kept, each over 40 races: whole races, the chance
+judged one or four rounds ahead, overruling at one standard error, 258 playouts a decision judged by the
+order (22.5% to 32.5%); over 100 to 200 races against the rule before its pit stops were weighed: 400
+playouts a decision, playouts judged at the round's end, a judge counting each car's damage row for the
+rounds left, overruling at one standard error (31.5% to 32.5%); with the plans, 320 playouts a decision
+37.5% of races 0-199 (36.0% with 160), within the noise and at the 0.5 s cap; the plans for the round's
+first draw too (beside a pit stop) 34.0% of races 0-199, a third, bolder caution (0.25) beside the two
+32.5% (the three with the rule before, too).
 """
 
 from __future__ import annotations
