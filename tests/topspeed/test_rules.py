@@ -132,6 +132,11 @@ def test_two_yellow_flags_on_the_table_stop_a_car_behind_the_car_it_would_pass()
     play_round(game, {ANNA: ["yellow_flag"], BEN: ["yellow_flag"], CARLA: ["4", "4"]})
     assert game.progress[CARLA] == 4 and moves(game) == [(CARLA, 1, "cards")]
     assert ev.TableCards(Kind.YELLOW_FLAG) in game.events
+    texts = [event.text(game.names) for event in game.events if isinstance(event, ev.Moved)]
+    assert texts[-1] == "Carla goes 1 space forward (of 8: held up, no overtaking under the Yellow Flags): space 3 to 4"
+    play_round(game, {ANNA: ["yellow_flag"], BEN: ["yellow_flag"], CARLA: ["2"]})  # Ben stands right ahead now
+    texts = [event.text(game.names) for event in game.events if isinstance(event, ev.Moved)]
+    assert texts[-1] == "Carla stays on space 4 (held up, no overtaking under the Yellow Flags: 2 spaces lost)"
 
 
 def test_one_yellow_flag_does_not_stop_overtaking():

@@ -192,6 +192,8 @@ class Moved:
         if abs(self.moved) != abs(self.wanted):
             notes.append(self._other_distance())
         said = f" ({'; '.join(notes)})" if notes else ""
+        if not self.moved:
+            return f"{who} stays on space {self.start}{said}"
         return f"{who} goes {spaces(abs(self.moved))} {way}{said}: space {self.start} to {self.end}"
 
     def _other_distance(self) -> str:
@@ -202,7 +204,7 @@ class Moved:
             more = moved - wanted
             return f"{spaces(wanted)} and {more} more, as {'a car' if more == 1 else 'cars'} stood there"
         held = "held up, no overtaking under the Yellow Flags" if self.no_overtaking else "held up"
-        return f"of {wanted}: {held}"
+        return f"{held}: {spaces(wanted)} lost" if not moved else f"of {wanted}: {held}"
 
 
 @dataclass(frozen=True, slots=True)
