@@ -4,6 +4,7 @@
     python3 benchmarks/bench_bots.py                      # every game, 100 games each (long: an hour or more)
     python3 benchmarks/bench_bots.py --games 20 --only toprace-base autorace
     python3 benchmarks/bench_bots.py --strength easy --jobs 2
+    python3 benchmarks/bench_bots.py --games 100 --only topspeed-30laps --jobs 2   # a long race
 
 Each game is a 4-player game: one search bot (its seat turns with each game, so every
 seat and every opener get their share) against three of the game's best simple bots
@@ -36,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from timing import yardstick  # noqa: E402
 
 from toprace_pi.core.search import STRENGTHS, SearchBot  # noqa: E402
+from toprace_pi.games.topspeed.rules.game import DEFAULT_LAPS  # noqa: E402
 
 PLAYERS = 4
 #: 1.96: the 95% interval of a normal distribution.
@@ -82,7 +84,7 @@ def autorace() -> Match:
     return Match("autorace", "sensible", play, make_bot)
 
 
-def topspeed() -> Match:
+def topspeed(laps: int) -> Match:
     def play(number: int, bots: Sequence[Any]) -> Any:
         from toprace_pi.games.topspeed.data import load_circuit, load_deck
         from toprace_pi.games.topspeed.rules.game import TopSpeed
@@ -90,18 +92,22 @@ def topspeed() -> Match:
         from toprace_pi.games.topspeed.simulate import play as play_game
         from toprace_pi.games.topspeed.simulate import player_names
 
-        settings = TableGame(players=player_names(PLAYERS)).settings()
+        settings = TableGame(players=player_names(PLAYERS), laps=laps).settings()
         game = TopSpeed(settings, load_circuit(settings.circuit), load_deck(settings.deck))
         return play_game(game, bots, number)
 
     from toprace_pi.games.topspeed.bots import make_bot
-    return Match("topspeed", "sensible", play, make_bot)
+    return Match("topspeed" if laps == DEFAULT_LAPS else f"topspeed-{laps}laps", "sensible", play, make_bot)
 
 
 MATCHES: dict[str, Callable[[], Match]] = {
     **{f"toprace-{v}": (lambda v=v: toprace(v)) for v in ("base", "tips", "stocks", "quick", "pitstop")},
-    "autorace": autorace, "topspeed": topspeed,
+    "autorace": autorace, "topspeed": lambda: topspeed(DEFAULT_LAPS),
+    "topspeed-30laps": lambda: topspeed(30),
 }
+#: Played only when named: a race of 30 laps takes three times one of 10 (a search bot must not
+#: be weaker than the rule in a long race, where pit stops count for more).
+NAMED_ONLY = frozenset({"topspeed-30laps"})
 
 
 class Timed:
@@ -161,8 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100, help="games per match (default 100)")
     parser.add_argument("--strength", choices=list(STRENGTHS), default="normal")
-    parser.add_argument("--only", nargs="+", choices=list(MATCHES), default=list(MATCHES), metavar="MATCH",
-                        help=f"the matches to play ({', '.join(MATCHES)})")
+    parser.add_argument("--only", nargs="+", choices=list(MATCHES), metavar="MATCH",
+                        default=[m for m in MATCHES if m not in NAMED_ONLY],
+                        help=f"the matches to play ({', '.join(MATCHES)}; the last only when named)")
     parser.add_argument("--jobs", type=int, default=1, help="games played at once (default 1: timings undisturbed)")
     parser.add_argument("--first", type=int, default=0, help="the first game's number (default 0)")
     args = parser.parse_args(argv)
