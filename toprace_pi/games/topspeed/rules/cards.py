@@ -62,7 +62,6 @@ TROUBLES = frozenset({Kind.YELLOW_FLAG, Kind.DRIVE_THROUGH, Kind.SAFETY_CAR, Kin
 DAMAGE = frozenset({Kind.ENGINE_TROUBLE, Kind.TIRE_TROUBLE})
 
 
-
 @dataclass(frozen=True, slots=True)
 class Card:
     """One minicard: a movement ("green") card of ``points``, a trouble card or the blank."""
