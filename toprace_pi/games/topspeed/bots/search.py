@@ -12,15 +12,16 @@ own caution for the rest of the round, with a bolder one and with a warier one, 
 one more card is worth depends on the cards after it: weighed alone, with the rule drawing on after
 it, a draw could not show that it pays only if the seat then stops soon (or draws on boldly).
 
-How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 30.8%
-of 400 races [26.4%, 35.4%], against the rule as it is now, which pits only when the stop pays. Against
-the rule before, which pitted whatever the race had left, the same search won 34.0% of 400 races (31.3%
-with the draw weighed alone): part of its lead was the pit stops it overruled, which the rule now avoids
-itself. The rule is most of the strength and the deck's luck most of a race: a bot that sees the next
-card of its own deck wins 48% (``benchmarks/topspeed_rules.py``). One-step search has reached its
-ceiling over this rule: at 544 decisions of sensible races (``benchmarks/topspeed_headroom.py``), the
-option that 400 whole-race rollouts each find best gains 1.70 wins over the rule's choice, and this
-search takes 1.66 of them (over the rule before, 5.1 and 3.9).
+How strong (``benchmarks/bench_bots.py --only topspeed``, normal, against three sensible bots): 30.8% of
+400 races [26.4%, 35.4%], against the rule as it is now, which pits only when the stop pays (in races of
+30 laps 32.0% of 100 [23.7%, 41.7%]: ``--only topspeed-30laps``). Against the rule before, which pitted
+whatever the race had left, the same search won 34.0% of 400 races (31.3% with the draw weighed alone):
+part of its lead was the pit stops it overruled, which the rule now avoids itself. The rule is most of
+the strength and the deck's luck most of a race: a bot that sees the next card of its own deck wins 48%
+(``benchmarks/topspeed_rules.py``). One-step search has reached its ceiling over this rule: at 544
+decisions of sensible races (``benchmarks/topspeed_headroom.py``), the option that 400 whole-race
+rollouts each find best gains 1.70 wins over the rule's choice, and this search takes 1.66 of them (over
+the rule before, 5.1 and 3.9).
 
 A playout is judged by the seat's chance to win from where it ends (:func:`win_chance`), not by its
 place in the race order, which two rounds seldom change (30.0% of 80 races by the order against 33.8% by
