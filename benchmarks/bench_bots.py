@@ -84,7 +84,7 @@ def autorace() -> Match:
     return Match("autorace", "sensible", play, make_bot)
 
 
-def topspeed(laps: int) -> Match:
+def topspeed(name: str, laps: int) -> Match:
     def play(number: int, bots: Sequence[Any]) -> Any:
         from toprace_pi.games.topspeed.data import load_circuit, load_deck
         from toprace_pi.games.topspeed.rules.game import TopSpeed
@@ -97,13 +97,13 @@ def topspeed(laps: int) -> Match:
         return play_game(game, bots, number)
 
     from toprace_pi.games.topspeed.bots import make_bot
-    return Match("topspeed" if laps == DEFAULT_LAPS else f"topspeed-{laps}laps", "sensible", play, make_bot)
+    return Match(name, "sensible", play, make_bot)
 
 
 MATCHES: dict[str, Callable[[], Match]] = {
     **{f"toprace-{v}": (lambda v=v: toprace(v)) for v in ("base", "tips", "stocks", "quick", "pitstop")},
-    "autorace": autorace, "topspeed": lambda: topspeed(DEFAULT_LAPS),
-    "topspeed-30laps": lambda: topspeed(30),
+    "autorace": autorace, "topspeed": lambda: topspeed("topspeed", DEFAULT_LAPS),
+    "topspeed-30laps": lambda: topspeed("topspeed-30laps", 30),
 }
 #: Played only when named: a race of 30 laps takes three times one of 10 (a search bot must not
 #: be weaker than the rule in a long race, where pit stops count for more).

@@ -292,9 +292,10 @@ def pit_pays(facts: SeatFacts[Any]) -> bool:
     short, heavy = facts.deck_size < SHORT_DECK, facts.damage >= HEAVY_DAMAGE
     if not (short or heavy):
         return False
-    rounds = rounds_left(facts.standing())
-    cost = ROUND_GAIN + facts.pit_back()
-    return (short and facts.deck_size < CARDS_A_ROUND * (rounds - 1)) or (heavy and facts.damage * (rounds - 1) > cost)
+    after = rounds_left(facts.standing()) - 1  # the rounds after this one
+    if short and facts.deck_size < CARDS_A_ROUND * after:
+        return True
+    return heavy and facts.damage * after > ROUND_GAIN + facts.pit_back()
 
 
 def rounds_left(standing: Standing) -> float:
