@@ -7,7 +7,7 @@
 Why: ``bench_engine.py`` times its figures against a yardstick in the same run, yet on this
 shared machine two runs an hour apart still differ by up to half, so a change of a few per
 cent cannot be seen in them. Valgrind's callgrind counts the instructions a process carries
-out, the same on every run whatever else the machine does, and so tells whether a change to
+out, within about 1% from run to run whatever else the machine does, and so tells whether a change to
 the engine made it cheaper, and by how much.
 
 How: each workload runs twice in a child process under ``valgrind --tool=callgrind``, once
@@ -75,6 +75,8 @@ WORKLOADS: dict[str, tuple[Workload, int, str]] = {
     "autorace": (whole_games(engine.autorace_games), 6, "a whole AUTORACE game, 4 sensible bots"),
     "topspeed": (whole_games(engine.topspeed_games), 4, "a whole TOP SPEED race of 10 laps, 4 sensible bots"),
 }
+#: What ``--only`` chooses from: every workload but the yardstick, which every run counts.
+MEASURED = [name for name in WORKLOADS if name != "yardstick"]
 
 
 def counted(name: str, units: int) -> int:
@@ -96,8 +98,8 @@ def per_unit(name: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="+", choices=[n for n in WORKLOADS if n != "yardstick"],
-                        metavar="WORKLOAD", help=f"the workloads to count ({', '.join(list(WORKLOADS)[1:])})")
+    parser.add_argument("--only", nargs="+", choices=MEASURED, metavar="WORKLOAD",
+                        help=f"the workloads to count ({', '.join(MEASURED)})")
     parser.add_argument("--work", choices=WORKLOADS, help=argparse.SUPPRESS)
     parser.add_argument("--units", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -108,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("valgrind is needed: apt install valgrind")
     unit = per_unit("yardstick")
     print(f"one yardstick, sum(range(1000)): {unit:,.0f} instructions (1 iy)")
-    for name in args.only or [n for n in WORKLOADS if n != "yardstick"]:
+    for name in args.only or MEASURED:
         count = per_unit(name)
         print(f"  {WORKLOADS[name][2]:<58} {count / 1e6:9.2f} M instructions {count / unit:8.1f} iy", flush=True)
     return 0
