@@ -34,6 +34,9 @@ class Recorder:
     def confirm(self) -> None:
         self.sounds.append("confirm")
 
+    def hurry(self) -> None:
+        self.sounds.append("hurry")
+
     def finish(self, place: int) -> None:
         self.sounds.append(f"finish {place}")
 

@@ -3,6 +3,8 @@ and stock rounds, entered with tags and buttons."""
 
 from __future__ import annotations
 
+import queue
+
 import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, DECKS, GREEN, NAMES, PURPLE, RED, YELLOW, assert_played_with_its_edition
 from test_controller import NEXT, OK, PASS, UNDO, Recorder
@@ -13,10 +15,14 @@ from toprace_pi.games.toprace.rules import Car, Deal, Phase, PlayCard, Settings
 from toprace_pi.games.toprace.rules.variants import new_game
 from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
 from toprace_pi.games.toprace.rules.variants.stocks import GRID, TAKE_OFFER, TRADE, Grid, Trade
+from toprace_pi.games.toprace.table.board import TrackBoard
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
 from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
 from toprace_pi.hardware.events import TagLaid
-from toprace_pi.table.controller import TableController
+from toprace_pi.hardware.profile import default_profile
+from toprace_pi.hardware.strip import SimulatedStrip
+from toprace_pi.table.controller import HURRY_BEFORE, LATE_PRESS, TableController
+from toprace_pi.table.run import StripSlot, Table
 
 TRACK = straight(40)
 
@@ -55,6 +61,12 @@ def table(variant: str, players: int = 3):
     game = new_game(Settings(NAMES[:players], variant=variant), TRACK, DECK)
     controller = TableController(game, identify=identify, say=out.say, sound=out, clock=clock)
     return controller, out, clock
+
+
+def table_loop(controller, clock) -> Table:
+    """The table's own loop around ``controller``: no readers, a queue of button presses, a strip."""
+    view = controller.side.view(default_profile(TrackBoard(TRACK)))
+    return Table(controller, view, [], StripSlot(SimulatedStrip(view.profile.led_count)), queue.Queue(), clock=clock)
 
 
 def sell_all(controller) -> None:
@@ -115,6 +127,50 @@ class TestPitStopAtTheTable:
         controller.tick(clock.now + CLAIM_WINDOW)
         assert game.phase is Phase.PLAY_CARD and game.to_move == 1 and game.discard[-1] == 20
 
+    def in_the_window(self):
+        """Anna has played #20; Ben and Carla may claim it."""
+        controller, out, clock = self.started()
+        controller.handle(card(20))
+        while controller.game.phase is not PIT_STOP_CLAIM:
+            controller.handle(OK)
+        return controller, out, clock
+
+    def test_the_window_counts_down_and_beeps_once_before_it_closes(self):
+        controller, out, clock = self.in_the_window()
+        window = controller.entry
+        assert window.time_left(clock.now) == CLAIM_WINDOW
+        controller.tick(clock.now + CLAIM_WINDOW - HURRY_BEFORE - 0.01)
+        assert "hurry" not in out.sounds
+        for late in (HURRY_BEFORE, HURRY_BEFORE / 2):
+            controller.tick(clock.now + CLAIM_WINDOW - late)
+        assert out.sounds.count("hurry") == 1 and controller.entry is window
+        assert window.time_left(clock.now + CLAIM_WINDOW + 5) == 0
+
+    def test_ok_pressed_before_the_window_ran_out_closes_it_and_never_acts_on_the_next_turn(self):
+        """The table loop takes the presses queued since its last look before it lets time pass: an OK
+        pressed to close the window, looked at only once its time is up, closes the window. (It used to
+        reach the next player's turn, whose NEXT/OK choice was a pit stop from the box.)"""
+        controller, _, clock = self.in_the_window()
+        board = table_loop(controller, clock)
+        clock.now += CLAIM_WINDOW  # the loop looks again only after the window's time
+        board.buttons.put(OK)
+        board.step()
+        game = controller.game
+        assert game.phase is Phase.PLAY_CARD and game.to_move == 1
+        assert not any(isinstance(a, TakeFromBox) for a in game.log)
+
+    def test_ok_just_after_the_window_closed_by_itself_is_refused_not_taken_for_the_next_turn(self):
+        controller, out, clock = self.in_the_window()
+        clock.now += CLAIM_WINDOW
+        controller.tick(clock.now)
+        game = controller.game
+        assert game.phase is Phase.PLAY_CARD and controller.choice is not None  # Ben may pit from the box
+        steps = len(game.log)
+        clock.now += LATE_PRESS / 2
+        controller.handle(OK)
+        assert len(game.log) == steps and out.said[-1].startswith("too late: the time was up before that OK")
+        controller.handle(OK)  # pressed again: meant for this turn
+        assert len(game.log) == steps + 1
 
     def test_the_piles_top_card_read_again_is_no_pit_stop_which_is_chosen_with_next_ok(self):
         """The reader under the pile sees its top card all the time: reading it again at

@@ -1,7 +1,8 @@
 """What the table makes heard: buzzer signals and spoken announcements.
 
 Signals (:class:`Sound`) answer a player's action at once: a low buzz for a
-refusal, a click for a confirmed step, a small fanfare for a finish. They play
+refusal, a click for a confirmed step, a small fanfare for a finish, two quick
+beeps before a timed window closes. They play
 in a background thread, so the controller never waits for a sound, and a new
 signal cuts the one still playing short, because the newest one belongs to what
 the player just did.
@@ -35,6 +36,8 @@ Melody = tuple[Note, ...]
 REFUSE: Melody = (("A3", 0.35),)
 #: A short high click.
 CONFIRM: Melody = (("E6", 0.025),)
+#: Two quick high beeps: a timed window (the pit stop claims) is about to close.
+HURRY: Melody = (("C6", 0.06), (None, 0.06), ("C6", 0.06))
 _FANFARE = ("C5", "E5", "G5", "C6")
 
 
@@ -63,6 +66,7 @@ class Sound(Protocol):
 
     def refuse(self) -> None: ...
     def confirm(self) -> None: ...
+    def hurry(self) -> None: ...
     def finish(self, place: int) -> None: ...
     def close(self) -> None: ...
 
@@ -70,7 +74,7 @@ class Sound(Protocol):
 class SilentSound:
     """A :class:`Sound` that only records what it was asked to play: for tests and the demo.
 
-    ``calls`` holds ``"refuse"``, ``"confirm"`` and ``"finish 2"`` style entries, in order.
+    ``calls`` holds ``"refuse"``, ``"confirm"``, ``"hurry"`` and ``"finish 2"`` style entries, in order.
     """
 
     def __init__(self) -> None:
@@ -82,6 +86,9 @@ class SilentSound:
 
     def confirm(self) -> None:
         self._record("confirm")
+
+    def hurry(self) -> None:
+        self._record("hurry")
 
     def finish(self, place: int) -> None:
         fanfare(place)  # the same check as a real buzzer
@@ -139,6 +146,9 @@ class BuzzerSound(Device):
 
     def confirm(self) -> None:
         self._play(CONFIRM)
+
+    def hurry(self) -> None:
+        self._play(HURRY)
 
     def finish(self, place: int) -> None:
         self._play(fanfare(place))

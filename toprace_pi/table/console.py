@@ -19,7 +19,8 @@ from toprace_pi.table.demo import DEMO_KEYS, typed_ahead
 @dataclass
 class ButtonConsole(Device):
     """The keyboard of the human ``seats``; ``asked(controller)`` is the seat the table waits for, if it is
-    one the console knows; ``changed`` is called after every key, to show its effect."""
+    one the console knows; ``changed`` shows a key's effect: at once for
+    a key the console keeps, once the table has taken it for a key it passes on (Table.taken)."""
 
     keys: KeySource
     seats: Sequence[int]
@@ -42,10 +43,10 @@ class ButtonConsole(Device):
                 continue
             events = self.keyboard.press(key)
             self.note = next((e.message for e in events if isinstance(e, DeviceStatus)), "")
-            self.changed()
             events = [e for e in events if not isinstance(e, DeviceStatus)]
             if events:
-                return events
+                return events  # shown once the table has taken them (Table.taken)
+            self.changed()
         return []
 
     @property

@@ -16,11 +16,12 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from toprace_pi.core import registry
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event, TagLaid
+from toprace_pi.hardware.sound import Sound
 from toprace_pi.table.journal import Journal
 from toprace_pi.table.modes import Choice, Identity, InputMode, Refusal, Step
 from toprace_pi.table.remote import MOVED_ON, NOT_YOURS, SeatInput
@@ -32,12 +33,11 @@ log = logging.getLogger(__name__)
 UNDO_DEPTH = 32
 #: A bound on the steps due one after another without input: a game that never waits for anyone is a bug.
 MAX_DUE = 10_000
-
-
-class Sound(Protocol):
-    def refuse(self) -> None: ...
-    def confirm(self) -> None: ...
-    def finish(self, place: int) -> None: ...
+#: Seconds before a timed window (the pit stop claims) closes when the table beeps that time is nearly up.
+HURRY_BEFORE = 2.0
+#: Seconds after a timed window closed in which NEXT or OK is taken as meant for it, and refused: a press
+#: that came too late must not act on the decision that followed.
+LATE_PRESS = 1.0
 
 
 class TableController:
@@ -96,6 +96,9 @@ class TableController:
         self._retry = False
         #: The game as it was after each of the last steps (kept by :meth:`remember`): UNDO goes back from one.
         self._history: deque[Any] = deque(maxlen=UNDO_DEPTH)
+        #: The timed entry the table has beeped for, and when the last timed entry closed by itself.
+        self._hurried: InputMode | None = None
+        self._timed_out: float | None = None
         #: Opens a joining step for the seats' phones (held PASS) and says what to do; set by the web pages.
         self.join: Callable[[], str] | None = None
         #: Shows the game on the LEDs; set by the table. Called once a step is taken and the next
@@ -124,13 +127,28 @@ class TableController:
             event.reply(self._seat_input(event))
 
     def tick(self, now: float) -> None:
-        """Time passes: an entry with a time limit (the pit stop claim window) may
-        close, and after a quiet time the prompt is said again."""
-        step = self.entry.tick(now) if self.entry is not None else None
+        """Time passes: an entry with a time limit (the pit stop claim window) beeps when it is
+        nearly up and may close, and after a quiet time the prompt is said again."""
+        entry = self.entry
+        step = entry.tick(now) if entry is not None else None
         if step is not None:
+            self._timed_out = now
             self._step(step)
+        elif entry is not None and self._nearly_up(entry, now):
+            self._hurried = entry
+            self.sound.hurry()
         elif self.repeat_prompt and now - self._quiet_since >= self.repeat_prompt and not self.game.is_over:
             self._say_prompt(again=True)
+
+    def _nearly_up(self, entry: InputMode, now: float) -> bool:
+        left = entry.time_left(now)
+        return entry is not self._hurried and left is not None and left <= HURRY_BEFORE
+
+    def _too_late(self, event: ButtonPressed) -> bool:
+        """Whether NEXT or OK came just after a timed window closed by itself: it was meant for the window."""
+        late = self._timed_out is not None and self.clock() - self._timed_out < LATE_PRESS
+        self._timed_out = None
+        return late and event.button in ("next", "ok")
 
     def _tag(self, event: TagLaid) -> None:
         what = self.identify(event)
@@ -144,7 +162,9 @@ class TableController:
             self._step(self.side.tag(self.game, what))
 
     def _button(self, event: ButtonPressed) -> None:
-        if event.button == "undo":
+        if self._too_late(event):
+            self.refuse(f"too late: the time was up before that {event.button.upper()}; now {self.prompt}")
+        elif event.button == "undo":
             self.undo() if event.held else self.refuse("hold UNDO to take back the last step")
         elif event.button == "pass" and event.held and self.join is not None:
             self.say(self.join())

@@ -169,9 +169,17 @@ def demo_devices(controller: TableController, profile: Any, readers: DemoReaders
         slots = [*slots, ReaderSlot(console.name, lambda: console, clock)]
     table = Table(controller, controller.side.view(profile), slots,
                   StripSlot(capped(strip, StripSettings(profile.led_count))), events, clock=clock)
+    if console is not None:
+        table.taken.append(functools.partial(_show_key, console))
     pins = {name: factory.pin(pin) for name, pin in DEMO_PINS.items()}
     return {"table": table, "readers": readers, "buttons": buttons, "strip": strip, "pins": pins,
             "console": console, "web": pages(table) if pages is not None else None}
+
+
+def _show_key(console: Console, device: str) -> None:
+    """A key the table has taken is shown with its effect (the cursor moved, a refusal said)."""
+    if device == console.name:
+        console.changed()
 
 
 def human_seats(default_names: Sequence[str], humans: Sequence[str]) -> tuple[tuple[str, ...], list[int]]:

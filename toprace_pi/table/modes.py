@@ -74,6 +74,11 @@ class InputMode(ABC):
         """Time passes (a window for claims may close)."""
         return None
 
+    def time_left(self, now: float) -> float | None:
+        """Seconds until the mode closes by itself (``None``: it waits for its inputs), so a screen can
+        count down and the table can warn before it closes."""
+        return None
+
     def automatic(self) -> Sequence[Any] | None:
         """The actions due without any input (a deal by hand with nothing to scan, the reveal
         once every sealed card is laid), if any."""

@@ -148,27 +148,40 @@ class Table:
         self.clock = clock
         #: Called after each step, once the LEDs show it (the web pages post it).
         self.watchers: list[Callable[[], None]] = []
+        #: Called with the name of the device an input came from, once the controller has taken it and
+        #: the LEDs show its effect: a screen that shows the input's effect is drawn then, never before.
+        self.taken: list[Callable[[str], None]] = []
         controller.show = self.refresh
         #: The controller's input count when the LEDs last showed the game (``None``: not in this step).
         self._shown: int | None = None
 
     def step(self) -> None:
-        """Poll every reader once, handle what came in, and refresh the LEDs (unless the controller
-        showed them its last input's step already). The garbage collection that is due comes
-        last (:mod:`toprace_pi.table.garbage`)."""
+        """Poll every reader once and take what came in, then the button presses queued meanwhile,
+        then let time pass: a press made before a timed window closed is taken for that window,
+        never for the decision after it. The LEDs are refreshed after every input (and once a step
+        for what blinks). The garbage collection that is due comes last
+        (:mod:`toprace_pi.table.garbage`)."""
         self._shown = None
         for slot in self.readers:
             for event in slot.poll():
-                self.controller.handle(event)
-        self.controller.tick(self.clock())
+                self._take(slot.name, event)
         while not self.buttons.empty():  # asked first: an empty queue's get raises, which costs more
-            self.controller.handle(self.buttons.get_nowait())  # this thread alone takes from it
-        if self._shown != self.controller.inputs:
+            self._take("buttons", self.buttons.get_nowait())  # this thread alone takes from it
+        self.controller.tick(self.clock())
+        if self._shown is None:
             self.refresh()
         self.controller.remember()
         for watcher in self.watchers:
             watcher()
         collect_due()
+
+    def _take(self, device: str, event: Any) -> None:
+        """One input to the controller; the LEDs show its effect before anyone is told it was taken."""
+        self.controller.handle(event)
+        if self._shown != self.controller.inputs:
+            self.refresh()
+        for taken in self.taken:
+            taken(device)
 
     def refresh(self) -> None:
         """The LEDs show what everyone at the table may see: the game as a spectator sees it."""

@@ -32,7 +32,8 @@ PANEL_WIDTH = 79
 
 @dataclass
 class HumanConsole(Device):
-    """The keyboard of the human ``seats``; ``changed`` is called after every key, to show its effect."""
+    """The keyboard of the human ``seats``; ``changed`` shows a key's effect: at once for
+    a key the console keeps, once the table has taken it for a key it passes on (Table.taken)."""
 
     keys: KeySource
     seats: Sequence[int]
@@ -59,9 +60,9 @@ class HumanConsole(Device):
                 self.demo_keys.append(key)
                 continue
             events = self._table_key(key)
-            self.changed()
             if events:
-                return events
+                return events  # shown once the table has taken them (Table.taken)
+            self.changed()
         return []
 
     @property

@@ -51,7 +51,7 @@ from toprace_pi.games.toprace.table.human import HumanConsole, Question
 from toprace_pi.games.toprace.table.readers import READER_ROLES
 from toprace_pi.games.toprace.table.tags import MAX_SEATS, TopRaceVocabulary
 from toprace_pi.games.toprace.table.view import lights_by_space
-from toprace_pi.hardware.keyboard import KeySource
+from toprace_pi.hardware.keyboard import PIT_KEY, KeySource
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.tags import TagRegistry
 from toprace_pi.table.ansi import ColourMode
@@ -320,7 +320,9 @@ class DemoPlayers:
             seat = aloud.seat
             if seat in self.humans:
                 question = Question(f"pit stop? claim {game.deck[game.discard_pile[-1]]}", [True, False],
-                                    ["claim it (lay your pit stop card)", "let it go"], passing=False)
+                                    ["claim it (lay your pit stop card)", "let it go"], passing=False,
+                                    shortcuts={PIT_KEY: (True, "your pit stop card")},
+                                    time_left=lambda: window.time_left(controller.clock()))
                 claims = self._ask(demo, seat, question, still=lambda: controller.entry is window)
                 if controller.entry is not window:
                     return  # the window closed while the human thought
@@ -330,7 +332,8 @@ class DemoPlayers:
                 demo.lay(demo.discard, pit_uid(seat))
                 break
             aloud.apply(Pass())
-        demo.press("ok")
+        if controller.entry is window:  # else its time ran out (with a claim laid in time, the card is taken)
+            demo.press("ok")
         if isinstance(demo.controller.game.log[-1], ClaimPitStop):
             demo.take_top(demo.discard)  # the claimant takes the card off the pile onto their pit stop card
 
@@ -413,7 +416,7 @@ def run_demo(
         turn = (game.race, sum(isinstance(a, (PlayCard, Pass)) for a in game.log))
         lights = lights_by_space(profile, track, demo.strip.last)
         board = render_track(track, colour=colour, lights=lights, cars=game.cars, width=max(screen.width, MIN_WIDTH))
-        screen.show(board, scoreboard(game), console.panel() if console else [],
+        screen.show(board, scoreboard(game), console.panel(screen.width - 1) if console else [],
                     new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
         shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn
 

@@ -228,6 +228,9 @@ class ClaimWindow(Entry):
     def tick(self, now: float) -> Step:
         return self._close() if now >= self.closes else None
 
+    def time_left(self, now: float) -> float:
+        return max(self.closes - now, 0.0)
+
     def _close(self) -> Step:
         actions: list[Action] = []
         for seat in self.asked:

@@ -15,7 +15,9 @@ Keys that steer the demo itself (pause, step, quit) are kept aside for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import math
+import textwrap
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,8 @@ from toprace_pi.table.demo import DEMO_KEYS, typed_ahead
 
 #: Options of a question shown at once: a bid's many amounts must leave room for the news.
 SHOWN_OPTIONS = 8
+#: The panel's width when the screen does not say (the widest a line may be at the table's terminal).
+PANEL_WIDTH = 119
 
 
 @dataclass
@@ -45,6 +49,10 @@ class Question:
     options: Sequence[Any]
     labels: Sequence[str]
     passing: Any = None
+    #: Other keys that answer at once, each with its answer and what it says on screen (``s``: claim).
+    shortcuts: Mapping[str, tuple[Any, str]] = field(default_factory=dict)
+    #: Seconds left to answer, for a question with a time limit.
+    time_left: Callable[[], float] | None = None
     cursor: int = 0
     answer: Any = None
     answered: bool = False
@@ -57,10 +65,12 @@ class Question:
             self._answer(self.options[self.cursor])
         elif key == "p" and self.passing is not None:
             self._answer(self.passing)
+        elif key in self.shortcuts:
+            self._answer(self.shortcuts[key][0])
         elif (car := _car_of_key(key, cars)) is not None and car in self.options:
             self._answer(car)
         else:
-            keys = "n/o" + ("/p" if self.passing is not None else "")
+            keys = "/".join(["n", "o", *(["p"] if self.passing is not None else []), *self.shortcuts])
             return f"the key {key!r} means nothing here: {keys}"
         return None
 
@@ -68,9 +78,12 @@ class Question:
         self.answer, self.answered = value, True
 
     def lines(self) -> list[str]:
-        """The question and the options near the cursor, the cursor's marked."""
-        keys = "NEXT n, OK o" + (", PASS p" if self.passing is not None else "")
-        return [f"{self.text} ({keys})", *picked_lines(self.labels, self.cursor)]
+        """The question (with the time left to answer, if limited) and the options near the cursor,
+        the cursor's marked."""
+        keys = ", ".join(["NEXT n", "OK o", *(["PASS p"] if self.passing is not None else []),
+                          *(f"{words} {key}" for key, (_, words) in self.shortcuts.items())])
+        left = "" if self.time_left is None else f" [{math.ceil(self.time_left())} s left]"
+        return [f"{self.text}{left} ({keys})", *picked_lines(self.labels, self.cursor)]
 
 
 def picked_lines(labels: Sequence[str], cursor: int, rows: int = SHOWN_OPTIONS) -> list[str]:
@@ -80,6 +93,20 @@ def picked_lines(labels: Sequence[str], cursor: int, rows: int = SHOWN_OPTIONS) 
     shown = [f"{'>' if i == cursor else ' '} {labels[i]}" for i in range(first, min(first + rows, len(labels)))]
     more = len(labels) - len(shown)
     return shown + ([f"  ... and {more} more (NEXT)"] if more else [])
+
+
+def hand_lines(game: Any, seat: int, width: int) -> list[str]:
+    """The seat's hand, each card with its moves, in as many columns as ``width`` holds."""
+    hand = game.hands[seat] if game.hands is not None else []
+    if not hand:
+        return []
+    labels = [str(game.deck[n]) for n in sorted(hand)]
+    title = "your hand: "
+    column = max(len(label) for label in labels) + 2
+    per_line = max(1, (width - len(title)) // column)
+    rows = ["".join(f"{label:<{column}}" for label in labels[i:i + per_line]).rstrip()
+            for i in range(0, len(labels), per_line)]
+    return [(title if i == 0 else " " * len(title)) + row for i, row in enumerate(rows)]
 
 
 def _car_of_key(key: str, cars: CarSet) -> Car | None:
@@ -107,7 +134,8 @@ class HandPick:
 class HumanConsole(Device):
     """The keyboard of the human ``seats``: a card reader for the table's poll
     (what the keys stand for) that also serves the humans' questions and hands.
-    ``changed`` is called after every key, to show its effect."""
+    ``changed`` shows a key's effect: at once for
+    a key the console keeps, once the table has taken it for a key it passes on (Table.taken)."""
 
     keys: KeySource
     cars: CarSet
@@ -142,9 +170,9 @@ class HumanConsole(Device):
                 self.note = self.question.key(key, self.cars) or ""
             else:
                 events = self._table_key(key)
-                self.changed()
                 if events:
-                    return events
+                    return events  # shown once the table has taken them (Table.taken)
+                self.changed()
                 continue
             self.changed()
             if self.question is not None and self.question.answered:
@@ -211,24 +239,28 @@ class HumanConsole(Device):
         presses: list[Event] = [ButtonPressed("next")] * steps
         return [*presses, ButtonPressed("ok")]
 
-    def panel(self) -> list[str]:
-        """What the asked human sees of their own: money, cars, hand or question, the keys."""
-        seat = self.question_seat if self.question is not None else self.seat_asked()
+    def panel(self, width: int = PANEL_WIDTH) -> list[str]:
+        """What the human sees of their own, ``width`` columns wide: money, cars and hand always (when one
+        seat is played here: nobody else looks on), the question or the pick when asked, the keys."""
+        asked = self.question_seat if self.question is not None else self.seat_asked()
+        seat = asked if asked is not None or len(self.seats) != 1 else self.seats[0]
         if seat is None or self.controller is None:
             return [self.note] if self.note else []
         game = self.controller.game
         cars = ", ".join(str(c) for c in sorted(game.cars_of(seat))) or "no cars"
         lines = [f"{game.names[seat]} (you): {money(game.money[seat])}; {cars}"]
+        hand = self.hand() if asked is not None and self.question is None else None
+        if hand is None:
+            lines.extend(hand_lines(game, seat, width))
         if self.question is not None:
             lines.extend(self.question.lines())
-        else:
+        elif asked is not None:
             lines.append(self.controller.prompt)
-            hand = self.hand()
             if hand is not None:
                 lines.extend(picked_lines(hand.labels, hand.cursor, rows=2 * SHOWN_OPTIONS))
             if self.keyboard.typed:
                 lines.append(f"typed: {self.keyboard.typed}")
-            lines.append(self.keyboard.key_map.help)
+            lines.extend(textwrap.wrap(self.keyboard.key_map.help, width))
         if self.note:
             lines.append(self.note)
         return lines
@@ -238,11 +270,16 @@ class HumanConsole(Device):
         stepping on meanwhile; ``None`` when ``still`` says it no longer stands."""
         self.question, self.question_seat = question, seat
         self.changed()
+        shown = question.lines()
         try:
             while not question.answered and still():
                 step()
+                if question.lines() != shown:  # a countdown ticked
+                    shown = question.lines()
+                    self.changed()
         finally:
             self.question = self.question_seat = None
+            self.changed()  # a question gone (answered, or its window closed) leaves the screen at once
         return question.answer if question.answered else None
 
     def close(self) -> None:
