@@ -38,7 +38,7 @@ def test_every_device_is_tested_and_each_missing_one_is_named(pins, monkeypatch,
     monkeypatch.setitem(sys.modules, "rpi_ws281x", None)
     monkeypatch.setattr(selftest.shutil, "which", lambda name: None)
     config = {"readers": {"discard": {"kind": "pn532", "port": str(tmp_path / "ttyNONE")}, "cars": {}},
-              "strip": {"backend": "ws281x"}, "sound": {"buzzer": 12}}
+              "strip": {"backend": "ws281x"}, "sound": {"buzzer": 12}, "buttons": {}}
     failed, said = check(config)
     assert said[0].startswith(f"discard reader: missing: the discard reader (PN532 on uart {tmp_path}/ttyNONE): "
                               "cannot open")
@@ -99,7 +99,7 @@ def test_a_table_whose_devices_all_answer_passes(pins, ws281x, monkeypatch):  # 
 
 
 def test_buttons_nobody_presses_are_each_missing(pins):
-    failed, said = check({"sound": {"speech": False}}, simulated_pins=lambda: None)
+    failed, said = check({"sound": {"speech": False}, "buttons": {}}, simulated_pins=lambda: None)
     assert "NEXT button (GPIO5): missing: no press within 0.01 s" in said
     assert "PASS button (GPIO19): missing: no press within 0.01 s" in said
     assert failed == 2 + 4  # the simulated reader and strip, and four buttons
@@ -119,7 +119,7 @@ def command(*argv: str, config: Path) -> subprocess.Popen:
 @pytest.fixture
 def gpio_config(tmp_path: Path) -> Path:
     path = tmp_path / "table.toml"
-    path.write_text(f'[sound]\nbuzzer = 12\nspeech = false\n[files]\njournal = "{tmp_path}/j.jsonl"\n'
+    path.write_text(f'[buttons]\n[sound]\nbuzzer = 12\nspeech = false\n[files]\njournal = "{tmp_path}/j.jsonl"\n'
                     f'registry = "{tmp_path}/tags.json"\n', "utf-8")
     return path
 

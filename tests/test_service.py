@@ -212,6 +212,18 @@ def test_the_unit_asks_for_what_the_controller_relies_on():
     assert settings["CapabilityBoundingSet"] == [""] and settings["RestrictAddressFamilies"] == ["AF_UNIX"]
 
 
+def test_the_unit_lets_the_service_open_every_serial_device_the_wiring_guide_names():
+    """A reader on a USB-serial adapter (/dev/ttyUSB0), the hub on a Pico (/dev/ttyACM0), the Pi's own UARTs: each
+    kind of device hardware/ names is one the closed device policy allows, and dialout may open it."""
+    named: set[str] = set()
+    for guide in (UNIT.parent.parent / "hardware").glob("*.md"):
+        named |= set(re.findall(r"/dev/(tty[A-Z]+)\d", guide.read_text("utf-8")))
+    assert {"ttyUSB", "ttyACM", "ttyAMA", "ttyS"} <= named
+    settings = unit_settings()
+    assert settings["DevicePolicy"] == ["closed"] and "dialout" in settings["SupplementaryGroups"][0].split()
+    assert sorted(f"char-{kind} rw" for kind in named if f"char-{kind} rw" not in settings["DeviceAllow"]) == []
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed here")
 def test_the_units_exposure_under_systemd_analyze_security_is_low():
     done = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(UNIT)],

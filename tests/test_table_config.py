@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from emulators.scripted import ScriptedReader
 from scenarios import OLDER, VOCAB
@@ -13,6 +19,26 @@ from toprace_pi.hardware.events import DeviceStatus, TagLaid
 from toprace_pi.table.config import load_config, parse_config
 from toprace_pi.table.run import RETRY, ReaderSlot, StripSlot
 
+ROOT = Path(__file__).resolve().parent.parent
+#: One complete example configuration a game, by the game's name.
+EXAMPLES = {"toprace": ROOT / "config.example.toml", "autorace": ROOT / "examples" / "autorace.config.toml",
+            "topspeed": ROOT / "examples" / "topspeed.config.toml"}
+#: An option of an example, "# key = value" or "# [section]": a maker turns it on by removing the "# ".
+OPTION = re.compile(r"^# (?=\[[a-z0-9_.]+\][ \t]*(?:#.*)?$|[a-z_]+ = )", re.M)
+SECTION = re.compile(r"^\[([a-z0-9_.]+)\]", re.M)
+
+
+def run_check(config: Path) -> subprocess.CompletedProcess[str]:
+    """``toprace-pi check --config FILE`` as a maker runs it, gpiozero left to find its pins as it would here."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GPIOZERO_")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run([sys.executable, "-m", "toprace_pi", "check", "--config", str(config)], cwd=config.parent,
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+def every_option_on(example: Path) -> str:
+    return OPTION.sub("", example.read_text("utf-8"))
+
 
 def test_an_empty_file_is_a_table_of_simulated_devices(tmp_path):
     path = tmp_path / "table.toml"
@@ -21,7 +47,75 @@ def test_an_empty_file_is_a_table_of_simulated_devices(tmp_path):
     game = config.settings
     assert game.track == "speed-street" and game.deck == "standard" and len(game.players) == 4
     assert [r.name for r in config.readers] == ["discard"] and config.strip["backend"] == "simulated"
-    assert set(config.buttons) == {"next", "ok", "undo", "pass"}
+    assert set(config.buttons) == {"next", "ok", "undo", "pass"} and config.button_kind == "simulated"
+    assert config.readers[0].kind == "simulated" and config.sound.get("buzzer") is None
+
+
+def test_a_buttons_section_puts_the_buttons_on_the_gpio():
+    for section in ({}, {"hold_time": 2.0}, {"next": 5, "ok": 6, "undo": 13, "pass": 19}):
+        assert parse_config({"buttons": section}, "t").button_kind == "gpio"
+    assert parse_config({"buttons": {"kind": "simulated"}}, "t").button_kind == "simulated"
+
+
+def test_check_finds_an_empty_file_a_table_of_simulated_devices(tmp_path):
+    """Every device the file leaves out is simulated (speech is the machine's: espeak-ng installed or not), and
+    nothing opens the GPIO, so a computer that is not a Pi hears no word about its pins."""
+    path = tmp_path / "table.toml"
+    path.write_text("", "utf-8")
+    done = run_check(path)
+    found = {}
+    for line in done.stdout.splitlines()[:-1]:
+        device, _, said = line.partition(": ")
+        found[device] = re.split(r":| \(", said)[0]
+    assert found.pop("speech") in ("ok", "missing")
+    assert found == {"discard reader": "simulated", "LED strip": "simulated", "buttons": "simulated", "buzzer": "off"}
+    assert done.stderr == ""
+
+
+@pytest.mark.parametrize("game", EXAMPLES)
+def test_checks_reading_of_each_games_example_passes(game, tmp_path):
+    """The real ``check`` reads each example, as shipped and with every option turned on, without a problem (a
+    config problem is exit code 2 and a list on stderr); then it tests the devices the file names, each of them
+    missing on a machine that is not the table."""
+    example = EXAMPLES[game]
+    config = load_config(example)
+    assert config.game == game and OPTION.search(example.read_text("utf-8"))
+    for name, text in (("shipped.toml", example.read_text("utf-8")), ("options.toml", every_option_on(example))):
+        path = tmp_path / name
+        path.write_text(text, "utf-8")
+        done = run_check(path)
+        assert done.returncode in (0, 1) and "problem" not in done.stderr, done.stderr
+        devices = [line.partition(": ")[0] for line in done.stdout.splitlines()[:-1]]
+        read = load_config(path)
+        readers = [f"{reader.name} reader" for reader in read.readers]
+        assert devices[:len(readers)] == readers and "LED strip" in devices and "buttons" in devices
+        assert ("reader hub" in devices) == (read.hub is not None)
+
+
+@pytest.mark.parametrize("game", EXAMPLES)
+def test_check_names_a_key_it_does_not_know_in_each_section_of_each_example(game, tmp_path):
+    """A stray key in each section of the example (every option on) and at its top is named by ``check``: so the
+    keys of the example, which pass, are every one a key the table reads, none left out without a word."""
+    text = every_option_on(EXAMPLES[game])
+    strays = ["unknown_top"] + [f"unknown_{name.replace('.', '_')}" for name in SECTION.findall(text)]
+    assert len(strays) >= 10
+    path = tmp_path / "stray.toml"
+    path.write_text("unknown_top = 1\n" + SECTION.sub(lambda m: f"{m[0]}\nunknown_{m[1].replace('.', '_')} = 1",
+                                                       text), "utf-8")
+    done = run_check(path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert [stray for stray in strays if stray not in done.stderr] == []
+
+
+def test_each_example_sets_up_the_buzzer_the_build_guide_recommends():
+    """The build's part is a passive piezo, which plays tunes only with ``tonal = true``."""
+    build = (ROOT / "hardware" / "build.md").read_text("utf-8")
+    found = re.search(r"\*\*Buzzer\*\*: a passive piezo .*?set\s+`\[sound\] buzzer = (\d+)` and `tonal = (true|false)`",
+                      build, re.S)
+    assert found is not None
+    for example in EXAMPLES.values():
+        sound = load_config(example).sound
+        assert (sound["buzzer"], sound["tonal"]) == (int(found[1]), found[2] == "true"), example.name
 
 
 def test_a_full_configuration():
@@ -55,6 +149,12 @@ def test_every_problem_is_named_with_the_file():
                      "[game] races", "kind is one of", "the discard pile needs a reader",
                      "[buttons] undo: a GPIO number", "[buttons] fire", "two buttons on one pin", "missing pass"):
         assert expected in text
+
+
+@pytest.mark.parametrize("strength", [[], {}, ["strong"]])
+def test_a_bots_strength_that_is_no_word_is_named_not_a_crash(strength):
+    with pytest.raises(DataError, match=r"\[bots\] strength: one of easy, normal, strong, not"):
+        parse_config({"bots": {"strength": strength}}, "table.toml")
 
 
 def test_an_unreadable_or_broken_file(tmp_path):

@@ -88,7 +88,7 @@ def running_rig() -> Iterator[HubRig]:
 def test_the_self_test_asks_the_hub_for_each_reader(running_rig, pins):
     running_rig.readers[1].broken = True
     config = parse_config({"hub": {"port": running_rig.port, "readers": ["discard", "cars", "seat1"]},
-                           "sound": {"speech": False}}, "test")
+                           "sound": {"speech": False}, "buttons": {}}, "test")
     said: list[str] = []
     problems = self_test(config, said.append, button_wait=0.01, simulated_pins=lambda: None)
     assert said[:4] == [f"reader hub: ok (on {running_rig.port}, protocol 1.1, 2 readers)",

@@ -8,7 +8,7 @@ found in one reading.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,14 @@ def table(data: Mapping[str, Any], key: str, problems: list[str]) -> dict[str, A
         problems.append(f"[{key}] must be a table")
         return {}
     return dict(value)
+
+
+def unknown_keys(section: Mapping[str, Any], known: Sequence[str], where: str, problems: list[str]) -> None:
+    """Name the keys of ``section`` the table does not read: a misspelt key would otherwise be left out
+    without a word, and its default taken instead."""
+    unknown = set(section) - set(known)
+    if unknown:
+        problems.append(f"{where} unknown key(s): {', '.join(sorted(unknown))} (known: {', '.join(known)})")
 
 
 def whole(value: object, key: str, low: int, high: int, problems: list[str]) -> int:

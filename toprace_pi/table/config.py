@@ -22,14 +22,19 @@ from toprace_pi.hardware.buttons import DEFAULT_PINS
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
 from toprace_pi.hardware.strip import StripSettings
-from toprace_pi.table.checks import positive, table, whole
+from toprace_pi.table.checks import positive, table, unknown_keys, whole
 
 #: Where the tag registry and the journal go unless [files] says otherwise ("~" is the user's home).
 DEFAULT_REGISTRY = "~/.local/share/toprace-pi/tags.json"
 DEFAULT_JOURNAL = "~/.local/share/toprace-pi/journal.jsonl"
 READER_KINDS = ("pn532", "simulated")
+#: The keys of a ``[readers.NAME]`` section (the fields of :class:`ReaderConfig` but its name).
+READER_KEYS = ("kind", "bus", "port", "address", "cs_pin")
+#: The keys of ``[files]``: where the table keeps its tags, its journal and a calibrated board profile.
+FILES_KEYS = ("registry", "journal", "profile")
 #: ``[buttons] kind``: on the Pi's GPIO, or none, as nobody could press simulated ones: that lets the
-#: table and its tools run on a computer that is not a Pi.
+#: table and its tools run on a computer that is not a Pi. Without a ``[buttons]`` section the buttons
+#: are simulated, like every other device the file leaves out; with one, they are on the GPIO.
 BUTTON_KINDS = ("gpio", "simulated")
 _READER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
 BUSES = ("uart", "i2c", "spi")
@@ -68,7 +73,7 @@ class TableConfig:
     hub: HubConfig | None = None
     strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
     buttons: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_PINS))
-    button_kind: str = "gpio"
+    button_kind: str = "simulated"
     hold_time: float = 1.0
     #: ``[keyboard] enabled``: keys at the terminal the table runs in stand in for the buttons and readers.
     keyboard: bool = False
@@ -122,6 +127,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
     game = table(data, "game", problems)
     files = table(data, "files", problems)
+    unknown_keys(files, FILES_KEYS, "[files]", problems)
     buttons = table(data, "buttons", problems)
     name = _game_name(game.get("name", DEFAULT_GAME), problems)
     hub = _hub(table(data, "hub", problems), name, problems) if "hub" in data else None
@@ -133,7 +139,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         hub=hub,
         strip=_strip(table(data, "strip", problems), problems),
         buttons=_buttons(buttons, problems),
-        button_kind=_button_kind(buttons.get("kind", "gpio"), problems),
+        button_kind=_button_kind(buttons.get("kind", "gpio" if "buttons" in data else "simulated"), problems),
         hold_time=positive(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
         keyboard=_keyboard(table(data, "keyboard", problems), problems),
         sound=_sound(table(data, "sound", problems), problems),
@@ -149,9 +155,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
 
 
 def web_config(section: dict[str, Any], problems: list[str]) -> WebConfig | None:
-    unknown = set(section) - {"listen", "url"}
-    if unknown:
-        problems.append(f"[web]: unknown key(s): {', '.join(sorted(unknown))} (known: listen, url)")
+    unknown_keys(section, ("listen", "url"), "[web]", problems)
     listen = section.get("listen", "0.0.0.0:8080")
     url = section.get("url")
     if url is not None and (not isinstance(url, str) or not url.startswith(("http://", "https://"))):
@@ -169,7 +173,7 @@ def bots_config(section: dict[str, Any], game: str, settings: Any, problems: lis
     if unknown:
         problems.append(f"[bots]: unknown key(s): {', '.join(sorted(unknown))} (known: seats, strength)")
     strength = section.get("strength", DEFAULT_STRENGTH)
-    if strength not in STRENGTHS:
+    if not isinstance(strength, str) or strength not in STRENGTHS:  # a list or a table cannot be looked up
         problems.append(f"[bots] strength: one of {', '.join(STRENGTHS)}, not {strength!r}")
         strength = DEFAULT_STRENGTH
     seats = section.get("seats", [])
@@ -217,9 +221,7 @@ def _game_name(value: object, problems: list[str]) -> str:
 
 
 def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    unknown = set(section) - {"buzzer", "tonal", "speech", "repeat_prompt"}
-    if unknown:
-        problems.append(f"[sound] unknown key(s): {', '.join(sorted(unknown))}")
+    unknown_keys(section, ("buzzer", "tonal", "speech", "repeat_prompt"), "[sound]", problems)
     if "buzzer" in section:
         whole(section["buzzer"], "[sound] buzzer: the GPIO of the buzzer;", 2, 27, problems)
     if "repeat_prompt" in section:
@@ -252,10 +254,11 @@ def _readers(section: dict[str, Any], hub: HubConfig | None, game: str,
         if name not in roles or not isinstance(entry, Mapping):
             problems.append(f"{where}: readers are {' and '.join(repr(r) for r in roles)}, each a table")
             continue
+        unknown_keys(entry, READER_KEYS, where, problems)
         if entry.get("kind", "simulated") not in READER_KINDS or entry.get("bus", "uart") not in BUSES:
             problems.append(f"{where}: kind is one of {', '.join(READER_KINDS)}, bus one of {', '.join(BUSES)}")
             continue
-        fields = {k: entry[k] for k in ("kind", "bus", "port", "address", "cs_pin") if k in entry}
+        fields = {k: entry[k] for k in READER_KEYS if k in entry}
         if not all(isinstance(fields.get(k, ""), str) for k in ("port", "cs_pin")):
             problems.append(f"{where}: port and cs_pin are names, like \"/dev/serial0\" and \"D5\"")
             continue
@@ -273,9 +276,7 @@ def _readers(section: dict[str, Any], hub: HubConfig | None, game: str,
 
 
 def _hub(section: dict[str, Any], game: str, problems: list[str]) -> HubConfig:
-    unknown = set(section) - {"port", "readers"}
-    if unknown:
-        problems.append(f"[hub] unknown key(s): {', '.join(sorted(unknown))}")
+    unknown_keys(section, ("port", "readers"), "[hub]", problems)
     port = section.get("port", "auto")
     if not isinstance(port, str) or not port:
         problems.append(f"[hub] port: \"auto\" or a serial device like \"/dev/ttyACM1\", not {port!r}")
@@ -311,9 +312,7 @@ def _button_kind(value: object, problems: list[str]) -> str:
 
 
 def _keyboard(section: dict[str, Any], problems: list[str]) -> bool:
-    unknown = set(section) - {"enabled"}
-    if unknown:
-        problems.append(f"[keyboard]: unknown key(s) {', '.join(sorted(unknown))} (only enabled)")
+    unknown_keys(section, ("enabled",), "[keyboard]", problems)
     enabled = section.get("enabled", False)
     if not isinstance(enabled, bool):
         problems.append(f"[keyboard] enabled: true or false, not {enabled!r}")
