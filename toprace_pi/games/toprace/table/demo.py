@@ -415,7 +415,8 @@ def run_demo(
         game = demo.controller.game
         turn = (game.race, sum(isinstance(a, (PlayCard, Pass)) for a in game.log))
         lights = lights_by_space(profile, track, demo.strip.last)
-        board = render_track(track, colour=colour, lights=lights, cars=game.cars, width=max(screen.width, MIN_WIDTH))
+        board = render_track(track, colour=colour, lights=lights, cars=game.cars, board=game.board,
+                             width=max(screen.width, MIN_WIDTH))
         screen.show(board, scoreboard(game), console.panel(screen.width - 1) if console else [],
                     new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
         shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn

@@ -26,6 +26,7 @@ from toprace_pi.games.toprace.rules.cars import Car, CarSet
 from toprace_pi.games.toprace.rules.events import money
 from toprace_pi.games.toprace.rules.variants.quick import REVEAL
 from toprace_pi.games.toprace.table.choices import label
+from toprace_pi.games.toprace.table.entries import TradeEntry
 from toprace_pi.games.toprace.table.keys import key_map
 from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
@@ -93,6 +94,13 @@ def picked_lines(labels: Sequence[str], cursor: int, rows: int = SHOWN_OPTIONS) 
     shown = [f"{'>' if i == cursor else ' '} {labels[i]}" for i in range(first, min(first + rows, len(labels)))]
     more = len(labels) - len(shown)
     return shown + ([f"  ... and {more} more (NEXT)"] if more else [])
+
+
+def trade_lines(trade: TradeEntry) -> list[str]:
+    """A trade being entered, for its player's eyes alone (the prompt said aloud never names a car):
+    the picks so far, and the cars NEXT goes through."""
+    picks = ", ".join(f"{'sell' if n < 2 else 'buy'} {car}" for n, car in enumerate(trade.picks))
+    return ([f"so far: {picks}"] if picks else []) + picked_lines([str(c) for c in trade.cars], trade.cursor)
 
 
 def hand_lines(game: Any, seat: int, width: int) -> list[str]:
@@ -258,6 +266,8 @@ class HumanConsole(Device):
             lines.append(self.controller.prompt)
             if hand is not None:
                 lines.extend(picked_lines(hand.labels, hand.cursor, rows=2 * SHOWN_OPTIONS))
+            if isinstance(trade := self.controller.entry, TradeEntry):
+                lines.extend(trade_lines(trade))
             if self.keyboard.typed:
                 lines.append(f"typed: {self.keyboard.typed}")
             lines.extend(textwrap.wrap(self.keyboard.key_map.help, width))

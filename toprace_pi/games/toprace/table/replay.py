@@ -43,7 +43,7 @@ def replay_journal(
         if narrate:
             for line in event_lines(game, news):
                 out(line)
-            out(render_track(game.track, colour=colour, width=width, lights=lights, cars=game.cars))
+            out(render_track(game.track, colour=colour, width=width, lights=lights, cars=game.cars, board=game.board))
             time.sleep(pause)
         if svg_dir is not None:
             writer = writer or FrameWriter(svg_dir, game.track)

@@ -1,0 +1,84 @@
+"""What the table shows under the cursor is what OK takes: on the LED strip of a real table loop (the
+buttons on gpiozero's mock pins, the strip's frames as the table composes them), at every NEXT of whole
+games; and on the keyboard seat's panel, which shows the hand and a trade as the player would hold them."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.rules import MoveCar, ReturnCar
+from toprace_pi.games.toprace.rules.track import FINISH_ID
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
+from toprace_pi.games.toprace.table.human import HumanConsole, Question
+from toprace_pi.games.toprace.table.view import lights_by_space
+
+
+def lit_ends(demo) -> dict[int, tuple[int, int, int]]:
+    """The strip's light under each end space on offer, by the space's index."""
+    game, choice = demo.controller.game, demo.controller.choice
+    lights = lights_by_space(demo.table.view.profile, game.track, demo.strip.last)
+    return {game.track.index(o.to): lights[game.track.index(o.to)] for o in choice.options}
+
+
+def ends_on_offer(demo) -> bool:
+    choice = demo.controller.choice
+    return choice is not None and all(isinstance(o, (MoveCar, ReturnCar)) and o.to != FINISH_ID
+                                      for o in choice.options) and len(choice.options) > 1
+
+
+@pytest.mark.parametrize("track", ["turbo-town", "lake-lane"])
+def test_the_blinking_space_on_the_strip_is_the_end_ok_takes_at_every_next(track):
+    """The cursor's space is lit in its car's full colour (the table's clock stands where the blink is on),
+    every other end glows dim; the table tells the keyboard's screen of a press only once the strip shows
+    it; and OK moves the car to the lit space."""
+    demo = build_demo_table(load_track(track), 3, seed=5, say=lambda _: None, clock=lambda: 0.0)
+    bots, presses, rng = DemoPlayers(["greedy"] * 3, 5), 0, random.Random(5)
+    told: list[dict] = []
+    demo.table.taken.append(lambda device: told.append(lit_ends(demo)) if ends_on_offer(demo) else None)
+    try:
+        while not demo.controller.game.is_over:
+            if not ends_on_offer(demo):
+                bots.act(demo)
+                continue
+            for _ in range(rng.randrange(4)):
+                demo.press("next")
+                presses += 1
+                cursor = demo.controller.choice.current
+                lit = lit_ends(demo)
+                assert lit[demo.controller.game.track.index(cursor.to)] == cursor.car.rgb
+                assert sum(light == cursor.car.rgb for light in lit.values()) == 1
+                assert told[-1] == lit  # the screen was told once the strip showed it
+            shown = demo.controller.choice.current
+            demo.press("ok")
+            assert demo.controller.game.log[-1] == shown
+    finally:
+        demo.close()
+    assert presses > 20
+
+
+def test_the_panel_shows_the_hand_with_each_cards_moves_while_the_human_bids():
+    demo = build_demo_table(load_track("speed-street"), 3, seed=2, say=lambda _: None)
+    game = demo.controller.game
+    console = HumanConsole(keys=_NoKeys(), cars=game.cars, seats=[0])
+    console.controller = demo.controller
+    try:
+        demo.step()  # the machine deals
+        game = demo.controller.game
+        console.question, console.question_seat = Question("auction 1: no bid yet", [1, 2], ["a", "b"]), 0
+        panel = "\n".join(console.panel(width=119))
+        assert all(str(game.deck[n]) in panel for n in game.hands[0])
+        assert not any(str(game.deck[n]) in panel for n in game.hands[1])
+    finally:
+        demo.close()
+
+
+class _NoKeys:
+    def read(self) -> list[str]:
+        return []
+
+    def close(self) -> None:
+        pass
+
