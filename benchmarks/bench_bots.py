@@ -13,9 +13,9 @@ number. Printed per game and variant: the search bot's win share (a tie shares t
 with its 95% interval (Wilson's), which must lie above 25% (a fair share among four) for
 the bot to be stronger than chance says; the seconds it took per decision it searched
 (median, p90, max, and in yardsticks: ``sum(range(1000))`` timed in the same run), and
-its playouts per decision. The search's budget is its strength's, in playouts and a time
-cap (``--strength``), so the figures of two machines compare by the playouts. A script
-that prints figures, not a test: it asserts nothing.
+its playouts per decision. The search's budget is its strength's, in playouts (``--strength``):
+the same games on every machine, which differ only in the seconds. A script that prints figures,
+not a test: it asserts nothing.
 """
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     strength = STRENGTHS[args.strength]
     unit = yardstick()
-    print(f"search bot {strength.name}: at most {strength.playouts} playouts and {strength.seconds:g} s a decision; "
+    print(f"search bot {strength.name}: {strength.playouts} playouts a decision; "
           f"yardstick {unit * 1e6:.1f} us; {args.jobs} game(s) at once", flush=True)
     with multiprocessing.Pool(args.jobs) as pool:
         for name in args.only:

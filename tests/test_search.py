@@ -4,115 +4,19 @@ sees alone, and so are their choices; they never change the game; they keep to t
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from test_bots_see_their_seat import scrambled as scrambled_toprace
+from twins import GAMES, decisions, differences, toprace_game
 
-from toprace_pi.core.search import CANDIDATES, STRENGTHS, Strength, candidates, playout
+from toprace_pi.core.search import STRENGTHS, Strength, candidates, playout
 from toprace_pi.errors import IllegalActionError
 
-#: A budget small enough for tests, with a time cap no test machine reaches.
-TEST_STRENGTH = Strength("test", 12, 3600.0)
-
-
-# --- the games, played by their simple bots, stopped at the search seat's decisions ---------------
-
-
-def toprace_game(variant: str) -> Any:
-    from toprace_pi.games.toprace.data import load_deck, load_track
-    from toprace_pi.games.toprace.rules import Settings
-    from toprace_pi.games.toprace.rules.variants import new_game
-
-    return new_game(Settings(("Anna", "Ben", "Carla", "David"), variant=variant), load_track("speed-street"),
-                    load_deck("standard"))
-
-
-def autorace_game() -> Any:
-    from toprace_pi.games.autorace.data import DEFAULT_BOARD, load_board
-    from toprace_pi.games.autorace.rules import Autorace, Settings
-
-    board = load_board(DEFAULT_BOARD)
-    return Autorace(Settings(("Anna", "Ben", "Carla", "David")), board)
-
-
-def topspeed_game(variant: str = "normal") -> Any:
-    from toprace_pi.games.topspeed.settings import TableGame
-
-    return TableGame(players=("Anna", "Ben", "Carla", "David"), variant=variant).new_game()[1]
-
-
-def decisions(game: Any, seed: int) -> Iterator[tuple[Any, int]]:
-    """``game`` played to its end at random, stopping (game, seat) at each seat's decision."""
-    rng = random.Random(seed)
-    while not game.is_over:
-        decision = game.decision
-        if decision.chance:
-            game.apply(game.chance_outcomes().sample(rng))
-            continue
-        seat = rng.choice(decision.seats)
-        yield game, seat
-        mine = [a for a in game.legal_actions() if getattr(a, "seat", seat) == seat]
-        game.apply(rng.choice(mine))
-
-
-# --- another game the seat cannot tell apart ---------------------------------------------------------
-
-
-def scrambled_autorace(game: Any, seat: int, rng: random.Random) -> Any:
-    """``game`` with every other seat's face-down card another it might have laid."""
-    other = game.clone()
-    for s, card in enumerate(other.sealed):
-        if s != seat and card is not None and other.playable(s):
-            other.sealed[s] = rng.choice(other.options(s))
-    return other
-
-
-def scrambled_topspeed(game: Any, seat: int, rng: random.Random) -> Any:
-    """``game`` with every deck in another order and each other seat's green card kept apart
-    or just drawn swapped for another green card of its deck."""
-    other = game.clone()
-    for s in range(len(other.names)):
-        deck = list(other.decks[s])
-        rng.shuffle(deck)
-        if s != seat:
-            for held in (other.kept, other.drawn):
-                greens = [i for i, card in enumerate(deck) if card.is_green]
-                if held[s] is not None and greens:
-                    i = rng.choice(greens)
-                    held[s], deck[i] = deck[i], held[s]
-        other.decks[s] = tuple(deck)
-    return other
-
-
-def differences(a: Any, b: Any, where: str = "game") -> list[str]:
-    """Where two games differ, anything they hold compared (the secrets too; not the log or
-    the events, which a world leaves out): empty when they are the same."""
-    if a is b:
-        return []
-    if type(a) is not type(b):
-        return [f"{where}: {type(a).__name__} / {type(b).__name__}"]
-    if isinstance(a, list | tuple):
-        if len(a) != len(b):
-            return [f"{where}: {len(a)} / {len(b)} items"]
-        return [d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in differences(x, y, f"{where}[{i}]")]
-    if isinstance(a, dict):
-        if a.keys() != b.keys():
-            return [f"{where}: keys differ"]
-        return [d for k in a for d in differences(a[k], b[k], f"{where}[{k!r}]")]
-    if hasattr(a, "__dict__") and not isinstance(a, type):
-        keys = (vars(a).keys() | vars(b).keys()) - {"log", "events"}
-        return [d for k in sorted(keys) for d in differences(getattr(a, k, None), getattr(b, k, None), f"{where}.{k}")]
-    return [] if a == b else [f"{where}: {a!r} / {b!r}"]
-
-
-GAMES: dict[str, tuple[Callable[[], Any], Callable[[Any, int, random.Random], Any]]] = {
-    **{f"toprace-{v}": (lambda v=v: toprace_game(v), scrambled_toprace)
-       for v in ("base", "stocks", "tips", "pitstop", "pitstop+tips", "pitstop+stocks", "quick")},
-    "autorace": (autorace_game, scrambled_autorace),
-    "topspeed": (lambda: topspeed_game("normal+kers"), scrambled_topspeed),
-}
+#: A budget small enough for tests.
+TEST_STRENGTH = Strength("test", 12)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -134,6 +38,21 @@ def test_a_world_is_drawn_from_the_seats_view_alone(name):
         checked += 1
     assert checked > 10
     assert varied or name == "autorace", f"{name}: the worlds never differ"
+
+
+def test_an_autorace_world_made_at_the_reveal_waits_for_the_cards_it_took_back():
+    """Every card laid, the reveal due: a seat's world takes the others' cards back, so the round
+    waits for them again (a world that still waited for the reveal would play it without their cards)."""
+    from toprace_pi.games.autorace.rules import Choose
+
+    game = GAMES["autorace"][0]()
+    for seat in range(len(game.names)):
+        game.apply(Choose(seat, 3))
+    assert game.decision.chance
+    world = game.determinized(1, random.Random(0))
+    assert world.decision.seats == (0, 2, 3) and world.sealed == [None, 3, None, None]
+    world.apply(Choose(0, 5))
+    assert not world.decision.chance
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -202,35 +121,70 @@ def test_a_search_bot_plays_whole_games_against_the_simple_bots(name):
     assert game.winners()
 
 
-class StepClock:
-    """A fake clock that moves on by ``step`` seconds each time it is read."""
+@contextmanager
+def busy(threads: int) -> Iterator[None]:
+    """The interpreter kept busy meanwhile by ``threads`` threads that only count: the code run in it
+    gets a share of the time (a slower, loaded machine)."""
+    stop = threading.Event()
 
-    def __init__(self, step: float) -> None:
-        self.now, self.step = 0.0, step
+    def count() -> None:
+        while not stop.is_set():
+            sum(range(1000))
 
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
+    workers = [threading.Thread(target=count, daemon=True) for _ in range(threads)]
+    for worker in workers:
+        worker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for worker in workers:
+            worker.join()
 
 
-def test_a_search_keeps_to_its_time_however_slow_the_machine():
-    """On a machine where each world's playouts seem to take 0.3 s (a slow Pi), a 1 s budget
-    stops the search after the world in which the time ran out (the options are compared on
-    whole worlds), and the bot still answers with a legal action."""
+def test_a_seeded_game_of_search_bots_is_the_same_game_however_busy_the_machine():
+    """The same seed plays the same game, step for step, on a quiet machine and on a busy one: a
+    search counts its playouts and never reads the clock (a search cut short by a time cap chose by
+    the machine's speed, and this series went another way while the machine was busy)."""
+    from toprace_pi.games.autorace.simulate import simulate
+
+    def journal() -> list[str]:
+        return [str(action) for action in simulate(players=2, seed=1, bots="search,sensible", strength="easy").log]
+
+    quiet = journal()
+    with busy(threads=3):
+        loaded = journal()
+    assert loaded == quiet
+
+
+def test_a_search_plays_its_whole_budget_and_the_same_choice_again():
+    """However long its playouts take, a search makes all of them (its strength's at least: every
+    option still in the running is played in a few worlds a round), and the same seed makes the
+    same playouts and the same choice again."""
     from toprace_pi.core.search import SearchBot
     from toprace_pi.games.toprace.bots.search import GreedyPolicy
 
-    clock = StepClock(0.3)
-    bot = SearchBot(1, GreedyPolicy(), Strength("slow", 1000, 1.0), clock=clock)
     for game, seat in decisions(toprace_game("base"), 3):
         if len(game.legal_actions()) > 3:
-            action = bot.choose(game.seen_by(seat))
-            assert game.is_legal(action)
-            assert 0 < bot.last_playouts <= 4 * CANDIDATES
-            assert clock.now < 4.0
+            bots = [SearchBot(1, GreedyPolicy(), TEST_STRENGTH) for _ in range(2)]
+            choices = [bot.choose(game.seen_by(seat)) for bot in bots]
+            assert choices[0] == choices[1] and bots[0].last_playouts == bots[1].last_playouts
+            assert bots[0].last_playouts >= TEST_STRENGTH.playouts
             break
     else:  # pragma: no cover
         pytest.fail("no decision with choices")
+
+
+def test_a_search_weighs_no_more_actions_than_its_budget_plays():
+    """An easy search of AUTORACE's first card (eleven cards to lay) weighs a few of them, each in
+    a few worlds: twice its budget at most, not four worlds for each card."""
+    from toprace_pi.games.autorace.bots.search import action_search_bot
+
+    game = GAMES["autorace"][0]()
+    bot = action_search_bot(1, "easy")
+    assert len([a for a in game.legal_actions() if a.seat == 0]) == 11
+    bot.choose(game.seen_by(0))
+    assert STRENGTHS["easy"].playouts <= bot.last_playouts <= 2 * STRENGTHS["easy"].playouts
 
 
 def test_candidates_keep_the_preferred_action_and_the_range():
@@ -242,7 +196,7 @@ def test_candidates_keep_the_preferred_action_and_the_range():
 
 def test_the_strengths_grow_and_a_player_can_name_them():
     assert list(STRENGTHS) == ["easy", "normal", "strong"]
-    budgets = [(s.playouts, s.seconds) for s in STRENGTHS.values()]
+    budgets = [s.playouts for s in STRENGTHS.values()]
     assert budgets == sorted(budgets) and len(set(budgets)) == 3
 
 

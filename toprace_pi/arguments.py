@@ -74,10 +74,11 @@ def bots_option(parser: argparse.ArgumentParser, known: Iterable[str], default: 
     parser.add_argument("--bots", type=kinds(names), default=default, metavar="KIND[,KIND...]",
                         help=f"the bots: one kind for every seat or one per seat, joined by commas "
                              f"({', '.join(names)}; default {default})")
-    budgets = ", ".join(f"{s.name} ({s.playouts} playouts, {s.seconds:g} s a decision at most)"
-                        for s in STRENGTHS.values())
+    budgets = ", ".join(f"{s.name} ({s.playouts} playouts a decision)" for s in STRENGTHS.values())
     parser.add_argument("--strength", choices=list(STRENGTHS), default=DEFAULT_STRENGTH,
-                        help=f"how hard the search bots think: {budgets}; default {DEFAULT_STRENGTH}")
+                        help=f"how hard the search bots think: {budgets}; default {DEFAULT_STRENGTH}. The "
+                             "playouts are counted, never timed: a slower or busier machine takes longer over "
+                             "a decision, and makes the same one")
 
 
 def kinds(known: Iterable[str]) -> Callable[[str], str]:

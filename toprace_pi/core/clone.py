@@ -46,6 +46,22 @@ def clone(value: T) -> T:
     return _copier(type(value))(value)
 
 
+def copy_shallow(value: T, own: Iterable[str]) -> T:
+    """A copy of the object ``value`` that shares what its attributes hold, but for the lists, dicts
+    and sets of the attributes named in ``own`` (a name it does not have is passed over), each copied
+    one level: an assignment to an attribute of the copy, or to an item of one of those, leaves
+    ``value`` as it was; a change made to anything else they hold shows in both. Many times cheaper
+    than :func:`clone`, for a copy read for a moment and dropped (a seat's view, made at every decision)."""
+    copy = object.__new__(type(value))
+    fields = copy.__dict__
+    fields.update(value.__dict__)
+    for name in own:
+        item = fields.get(name)
+        if item is not None:
+            fields[name] = item.copy()
+    return copy
+
+
 def _copier(cls: type) -> _Copier:
     found = _copiers.get(cls)
     if found is None:

@@ -16,7 +16,10 @@ implementing it:
 * ``parse(text)`` / ``str(action)``: the notation of the journal;
 * ``snapshot()``, ``to_dict()`` and ``replayed(log)`` (the same game rebuilt from a log);
 * ``view(seat)``: exactly what that seat may see — its own secrets, never another's —
-  as plain values, and ``seen_by(seat)`` the same as a read-only game for its bot;
+  as plain values, and ``seen_by(seat)`` the same as a read-only game for its bot, made on a
+  copy that ``conceal(seat)`` left holding nothing else (another seat's secret, a deck's
+  order: a stand-in made from what the seat sees; the log gone), so no way through it
+  reaches a secret;
 * ``clone()``: an independent copy in microseconds, to try actions on or to go back to.
 """
 
@@ -170,6 +173,11 @@ class GameState(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
     def view(self, seat: int | None) -> dict[str, Any]: ...
     def seen_by(self, seat: int | None) -> Any: ...
+    def conceal(self, seat: int | None) -> None:
+        """In place (on a copy): take out what ``seat`` may not see (``None``: a spectator). It only
+        assigns, to attributes and to items of the lists the game names in ``SEAT_SECRETS`` and
+        ``SEAT_HIDDEN``: a seat's view conceals a shallow copy that owns only those lists."""
+        ...
     def clone(self) -> Self: ...
     def replayed(self, log: Sequence[Any]) -> Self: ...
     def winners(self) -> list[int]: ...

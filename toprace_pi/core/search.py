@@ -17,15 +17,16 @@ tell options apart. The search goes no deeper than the seat's own decision: on a
 Zero 2 W a couple of seconds buys a few hundred playouts, and a tree over every seat's
 later decisions would spread them too thin to learn from.
 
-The budget is a number of playouts and a time cap, whichever comes first
-(:class:`Strength`): ``easy``, ``normal`` and ``strong`` at the table.
+The budget is a number of playouts (:class:`Strength`): ``easy``, ``normal`` and ``strong`` at
+the table. It is counted, never timed: a search stopped by the clock would choose by the speed of
+the machine and the work beside it, and the same seed would not give the same game twice. A
+decision takes as long as its playouts take (the figures for a Pi are in the README).
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -51,17 +52,16 @@ Policy = Callable[[Any, int, random.Random], Any]
 
 @dataclass(frozen=True)
 class Strength:
-    """How hard a search bot thinks: at most ``playouts`` per decision, and at most
-    ``seconds`` (a bot's turn at the table must not keep the players waiting)."""
+    """How hard a search bot thinks: the ``playouts`` a decision is given (a few more when its
+    options are many: each option weighed is played in :data:`MIN_WORLDS` worlds a round at least,
+    and a small budget weighs fewer options, :attr:`SearchBot.breadth`)."""
 
     name: str
     playouts: int
-    seconds: float
 
 
 #: The strengths a player chooses from, weakest first.
-STRENGTHS = {s.name: s for s in (Strength("easy", 16, 0.1), Strength("normal", 160, 0.5),
-                                 Strength("strong", 480, 1.5))}
+STRENGTHS = {s.name: s for s in (Strength("easy", 16), Strength("normal", 160), Strength("strong", 480))}
 DEFAULT_STRENGTH = "normal"
 #: More actions than this (bids, trades) are cut to this many before the search.
 CANDIDATES = 8
@@ -165,15 +165,14 @@ class SearchBot:
 
     ``choose`` is handed the game as the seat sees it (``game.seen_by(seat)``): it reads
     the seat's options there and draws every world through ``determinized``. The same
-    seed and the same view give the same choice (given time to reach the playouts)."""
+    seed and the same view give the same choice, however fast the machine."""
 
     #: The table hands this bot ``seen_by(seat)``, not ``view(seat)``'s plain values.
     SEES_GAME = True
 
     def __init__(self, seed: int | None, policy: Policy, strength: Strength | str = DEFAULT_STRENGTH,
                  *, score: Score | None = None, value: Value | None = None, horizon: Horizon | None = None,
-                 settled: Settled | None = None, plans: Planner | None = None, confidence: float = CONFIDENCE,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 settled: Settled | None = None, plans: Planner | None = None, confidence: float = CONFIDENCE) -> None:
         self.rng = random.Random(seed)
         self.policy = policy
         #: How a playout's end is judged (``value``, else :func:`worth` by ``score``).
@@ -187,7 +186,6 @@ class SearchBot:
         #: How many standard errors another option must lead the policy's choice by to be chosen.
         self.confidence = confidence
         self.strength = STRENGTHS[strength] if isinstance(strength, str) else strength
-        self.clock = clock
         #: Playouts made for the last decision (for the benchmark).
         self.last_playouts = 0
 
@@ -204,26 +202,29 @@ class SearchBot:
         if self.settled is not None and self.settled(seen, seat):
             return preferred
         planned = None if self.plans is None else self.plans(seen, seat, actions, preferred)
-        options = planned or [Plan(action) for action in candidates(actions, preferred)]
+        options = planned or [Plan(action) for action in candidates(actions, preferred, self.breadth)]
         if Plan(preferred) not in options:  # the yardstick, as candidates() keeps it
             options = [Plan(preferred), *options]
         return self._halve(seen, seat, options, options.index(Plan(preferred))).action
+
+    @property
+    def breadth(self) -> int:
+        """How many actions a decision weighs at most: :data:`CANDIDATES`, fewer when the budget cannot
+        play each in :data:`MIN_WORLDS` worlds (an easy search of AUTORACE's first card would play eleven
+        cards four times each, five times its budget, every playout to the game's end)."""
+        return max(3, min(CANDIDATES, self.strength.playouts // MIN_WORLDS))
 
     def _halve(self, seen: Any, seat: int, options: list[Plan], home: int) -> Plan:
         """Sequential halving: the options share each round's playouts, in the same worlds
         with the same luck (so they are compared on equal terms), and the worse half drops
         out; the policy's own choice (``home``) stays in to the end, the yardstick of the others."""
         worths: list[list[float]] = [[] for _ in options]
-        alive, deadline = list(range(len(options))), self.clock() + self.strength.seconds
+        alive = list(range(len(options)))
         rounds = max(1, math.ceil(math.log2(len(options))))
         far_enough = None if self.horizon is None else self.horizon(seen)
         for _ in range(rounds):
             for _ in range(max(MIN_WORLDS, self.strength.playouts // (rounds * len(alive)))):
-                began = self.clock()
                 self._compare(seen, seat, options, alive, worths, far_enough)
-                now = self.clock()
-                if now + (now - began) > deadline:  # the next world would end past the time
-                    return options[_chosen(worths, alive, home, self.confidence)]
             kept = sorted(alive, key=lambda i: -sum(worths[i]))[:max(1, len(alive) // 2)]
             alive = kept if home in kept else [home, *kept]
         return options[_chosen(worths, alive, home, self.confidence)]

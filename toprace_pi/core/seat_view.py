@@ -1,48 +1,63 @@
 """A game as one seat sees it: what a bot decides on, read as fast as the game itself.
 
-A bot reads the game thousands of times a race (its phase, its board, the car being
-moved), so a view that looked each read up in Python cost a greedy race more than
-the rules did. A view here shares the game's own attribute dict, live: reading the
-game's state through it costs what reading the game costs. What the view must
-change or refuse is settled in its class, made once per game class
+A view is made on a copy of the game that the game conceals from the seat (its
+``conceal(seat)``): the copy holds nothing the seat may not see, every other seat's secret (and
+what nobody sees, a deck's order) replaced by a stand-in made from what the seat sees, and the
+log gone. So no attribute, method or trick of introspection reaches another seat's secret
+through the view: the game itself is not behind it. The copy is a shallow one
+(:func:`~toprace_pi.core.clone.copy_shallow`: a view is made at every decision), with lists of
+its own only for what the game names in ``SEAT_SECRETS`` and ``SEAT_HIDDEN``; a game's
+``conceal`` only assigns, to attributes and to items of those, so concealing the copy never
+changes the game. A bot reads its view thousands of times
+a race (its phase, its board, the car being moved), so a view that looked each read up in Python
+cost a greedy race more than the rules did: a view shares the copy's attribute dict, and reading
+through it costs what reading the game costs.
+What the view must change or refuse is settled in its class, made once per game class
 (:func:`_view_type`):
 
 * each per-seat secret the game names in ``SEAT_SECRETS`` reads as a list with only
-  the viewing seat's entry (:class:`_Secret`);
+  the viewing seat's entry, the others' stand-ins shown as ``None`` (:class:`_Secret`);
 * what it names in ``SEAT_HIDDEN``, its ``apply`` and its private attributes (those of
   the class, and those its instances set, covered as they first appear) are refused
   (:class:`_Refused`);
-* everything else of the game's class (methods, properties, constants) is the game's
-  own, bound to the game (:class:`_Forward`), so a method reads the real state.
+* everything else of the game's class (methods, properties, constants) is the copy's
+  own, bound to the copy (:class:`_Forward`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from toprace_pi.core.clone import copy_shallow
+
 #: The game's own methods that change it: a seat's view does not offer them.
-_MUTATORS = frozenset({"apply", "apply_notation"})
+_MUTATORS = frozenset({"apply", "apply_notation", "conceal"})
 
 
 class SeatView:
-    """A game as one seat sees it, for its bot: everything public reads through; each
-    per-seat secret the game names in ``SEAT_SECRETS`` (a list with an entry per seat)
-    holds only this seat's own entry, the others ``None``; what it names in
-    ``SEAT_HIDDEN`` (a log holding sealed choices), the game's private attributes and
-    its ``apply`` are not there at all, and no attribute can be set through it.
-    ``seat=None`` is a spectator, who sees no seat's secrets. ``isinstance()`` sees the
-    game's class, so a variant's bot knows its rules. It keeps an honest bot honest; it
-    is no sandbox (a list read through it is the game's own), which is why a game whose
-    bots must be proven blind hands them ``view(seat)`` instead."""
+    """A game as one seat sees it, for its bot, made on a copy concealed from the seat:
+    everything public reads through; each per-seat secret the game names in ``SEAT_SECRETS``
+    (a list with an entry per seat) holds only this seat's own entry, the others ``None``;
+    what it names in ``SEAT_HIDDEN`` (a log holding sealed choices), the private attributes
+    and ``apply`` are not there at all, and no attribute can be set through it. ``seat=None``
+    is a spectator, who sees no seat's secrets. ``isinstance()`` sees the game's class, so a
+    variant's bot knows its rules. The view is made for the decision at hand: it shares the
+    game's board, money and the like (a change to them shows in it) but not what the game
+    reassigns (its phase), nor its secrets: nothing in it or reached from it holds what the
+    seat may not see."""
 
     __slots__ = ("__dict__", "_game", "_seat")
-    #: Of the view's class (see :func:`_view_type`): the names it refuses, and every
+    #: Of the view's class (see :func:`_view_type`): the names it refuses, the game's attributes its
+    #: copy holds of its own (the secrets and what it hides, which ``conceal`` changes), and every
     #: attribute name of the game's instances it has covered (see :meth:`_cover`).
     _hidden: frozenset[str] = frozenset()
+    _own: frozenset[str] = frozenset()
     _covered: frozenset[str] = frozenset()
 
     def __new__(cls, game: Any, seat: int | None) -> SeatView:
         kind = _VIEW_TYPES.get(type(game)) or _view_type(type(game))
+        game = copy_shallow(game, kind._own)
+        game.conceal(seat)
         attributes = game.__dict__
         if not attributes.keys() <= kind._covered:
             kind._cover(attributes)
@@ -152,7 +167,8 @@ def _view_type(game_class: type) -> type[SeatView]:
 def _make_view_type(game_class: type) -> type[SeatView]:
     hidden = _MUTATORS | frozenset(getattr(game_class, "SEAT_HIDDEN", ()))
     secrets = frozenset(getattr(game_class, "SEAT_SECRETS", ()))
-    body: dict[str, Any] = {"__slots__": (), "_hidden": hidden, "__class__": property(_game_class)}
+    body: dict[str, Any] = {"__slots__": (), "_hidden": hidden, "_own": secrets | hidden,
+                            "__class__": property(_game_class)}
     body.update((name, _Forward(name)) for name in dir(game_class) if not name.startswith("_"))
     body.update((name, _Secret(name)) for name in secrets)
     body.update((name, _Refused(name)) for name in hidden | {"__dict__", "_game", "_seat"})

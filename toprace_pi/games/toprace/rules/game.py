@@ -17,6 +17,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import cache
 from typing import Any, ClassVar, Self, TypeVar, cast
 
 from toprace_pi.core.clone import clone, shared
@@ -1049,12 +1050,15 @@ class Game:
 
     def seen_by(self, seat: int | None) -> Game:
         """The game as ``seat`` sees it (``None``: a spectator), read-only: what its bot decides on
-        (a :class:`~toprace_pi.core.game.SeatView` that reads as this game)."""
+        (a :class:`~toprace_pi.core.seat_view.SeatView` of a copy concealed from the seat, :meth:`conceal`,
+        that reads as this game)."""
         return cast(Game, SeatView(self, seat))
 
     #: Per-seat secrets (a list with an entry per seat) that :meth:`seen_by` shows only to their seat and
     #: :meth:`view` leaves out of the snapshot (where one is there under the same name).
     SEAT_SECRETS: ClassVar[frozenset[str]] = frozenset({"hands"})
+    #: What a seat's view does not show at all: the log, which holds the deal, and the copies made from it.
+    SEAT_HIDDEN: ClassVar[frozenset[str]] = frozenset({"log", "to_dict", "clone", "replayed"})
 
     def secrets(self, seat: int) -> dict[str, Any]:
         """Hook: what only ``seat`` knows, as plain values. The base game's one secret
@@ -1068,38 +1072,49 @@ class Game:
 
     # --- worlds for a search bot (toprace_pi.core.search) --------------------------------
 
+    def conceal(self, seat: int | None) -> None:
+        """Take out, in place, what ``seat`` may not see: the log, which holds the deal, and every other
+        seat's secrets, replaced by stand-ins made from what the seat sees (:meth:`redraw_secrets`
+        without a generator). It only assigns."""
+        self.log = []
+        self.redraw_secrets(seat, None)
+
     def determinized(self, seat: int, rng: random.Random) -> Self:
-        """A game ``seat`` cannot tell from this one, for its search: a copy whose hidden
-        parts are drawn anew with ``rng`` from what the seat sees alone (the log and the
-        events, which hold the deal, are left out of the copy)."""
+        """A game ``seat`` cannot tell from this one, for its search: a copy concealed from it
+        (:meth:`conceal`), its hidden parts then drawn anew with ``rng`` (the events left out)."""
         world = self.clone()
-        world.log, world.events = [], []
+        world.conceal(seat)
+        world.events = []
         world.redraw_secrets(seat, rng)
         return world
 
-    def redraw_secrets(self, seat: int, rng: random.Random) -> None:
-        """Hook: draw anew, in place, what ``seat`` cannot see; the base game's secret is
-        the other hands: the cards the seat cannot place (:meth:`placed_cards`), shuffled
-        in a fixed order, make up each other hand beside the cards known to be in it,
-        and the rest is what was left out (:meth:`set_left_out`)."""
-        if self.hands is None:
+    def redraw_secrets(self, seat: int | None, rng: random.Random | None) -> None:
+        """Hook: draw anew with ``rng``, in place, what ``seat`` cannot see (``rng`` ``None``: put
+        stand-ins in a fixed order instead); the base game's secret is the other hands: the cards the
+        seat cannot place (neither :meth:`placed_cards` nor known to be in a hand, :meth:`known_in_hand`),
+        shuffled in a fixed order, make up each other hand beside the cards known to be in it, and the
+        rest is what was left out (:meth:`set_left_out`). It only assigns (to attributes, and to items
+        of the secrets' lists): see :meth:`conceal`."""
+        hands = self.hands
+        if hands is None:
             return
-        pool = sorted(set(self.deck.numbers) - self.placed_cards(seat))
-        rng.shuffle(pool)
-        for other in range(self.player_count):
-            if other != seat:
-                known = self.known_in_hand(other)
-                unknown = self.hand_size[other] - len(known)
-                self.hands[other], pool = sorted(known + pool[:unknown]), pool[unknown:]
-        self.set_left_out(pool)
+        known = {other: self.known_in_hand(other) for other in range(self.player_count) if other != seat}
+        pool = sorted(_card_numbers(self.deck).difference(self.placed_cards(seat), *known.values()))
+        if rng is not None:
+            rng.shuffle(pool)
+        start = 0
+        for other, cards in known.items():
+            end = start + self.hand_size[other] - len(cards)
+            hands[other] = sorted(cards + pool[start:end])
+            start = end
+        self.set_left_out(pool[start:])
 
-    def placed_cards(self, seat: int) -> set[int]:
-        """Hook: the speed cards whose place ``seat`` knows: its hand, the cards played and those
-        everyone knows another seat holds (:meth:`known_in_hand`); every other card is in another
-        hand or left out."""
+    def placed_cards(self, seat: int | None) -> set[int]:
+        """Hook: the speed cards whose place ``seat`` knows (``None``: a spectator), but for those
+        known to be in another hand (:meth:`known_in_hand`): its hand and the cards played; every
+        other card is in another hand or left out."""
         assert self.hands is not None
-        taken = (n for other in range(self.player_count) if other != seat for n in self.known_in_hand(other))
-        return set(self.hands[seat]) | set(self.played) | set(taken)
+        return {*(self.hands[seat] if seat is not None else ()), *self.played}
 
     def known_in_hand(self, seat: int) -> list[int]:
         """Hook: the cards everyone knows ``seat`` holds (the base game: none)."""
@@ -1129,6 +1144,12 @@ class Game:
 
 
 _NO_HANDLERS: dict[type, tuple[_Handler, _Handler]] = {}
+
+
+@cache
+def _card_numbers(deck: Deck) -> frozenset[int]:
+    """The numbers of ``deck``'s speed cards, as a set made once: a seat's view, made at each decision, asks."""
+    return frozenset(deck.numbers)
 
 
 def _no_actions(game: Game) -> list[Action]:

@@ -408,7 +408,7 @@ class PitStopGame(Game):
 
     # --- worlds for a search bot ---------------------------------------------------------
 
-    def placed_cards(self, seat: int) -> set[int]:
+    def placed_cards(self, seat: int | None) -> set[int]:
         """Also the box, the discard pile and the claimed cards."""
         waiting = (n for cards in self.pit_waiting for n in cards)
         return super().placed_cards(seat) | set(self.box) | set(self.discard) | set(waiting)

@@ -539,7 +539,7 @@ class StocksGame(Game):
 
     # --- worlds for a search bot ---------------------------------------------------------
 
-    def placed_cards(self, seat: int) -> set[int]:
+    def placed_cards(self, seat: int | None) -> set[int]:
         """Also the offer row."""
         return super().placed_cards(seat) | set(self.offer)
 
@@ -550,15 +550,20 @@ class StocksGame(Game):
     def set_left_out(self, cards: list[int]) -> None:
         self.left_out = tuple(sorted(cards))
 
-    def redraw_secrets(self, seat: int, rng: random.Random) -> None:
-        """Also the other seats' stocks: from the start, as many random trades as each has made."""
+    def redraw_secrets(self, seat: int | None, rng: random.Random | None) -> None:
+        """Also the other seats' stocks: from the start, as many random trades as each has made
+        (stand-ins: the holdings of the start)."""
         super().redraw_secrets(seat, rng)
         for other in range(self.player_count):
             if other != seat:
-                holdings = [START_STOCKS] * len(self.cars)
-                for _ in range(self.trades_made(other)):
-                    holdings = _random_trade(holdings, self.cars, rng)
-                self.stocks[other] = holdings
+                self.stocks[other] = self._redrawn_stocks(other, rng)
+
+    def _redrawn_stocks(self, seat: int, rng: random.Random | None) -> list[int]:
+        holdings = [START_STOCKS] * len(self.cars)
+        if rng is not None:
+            for _ in range(self.trades_made(seat)):
+                holdings = _random_trade(holdings, self.cars, rng)
+        return holdings
 
     def trades_made(self, seat: int) -> int:
         """How many trades ``seat`` has made this race (everyone sees who has traded)."""

@@ -106,12 +106,13 @@ class TipsGame(Game):
         """The tips a seat has noted are its secret until they are revealed."""
         return {**super().secrets(seat), "my_tips": [car.id for car in self.tips[seat]]}
 
-    def redraw_secrets(self, seat: int, rng: random.Random) -> None:
-        """Also the other seats' tips: as many as each has noted, on cars drawn at random."""
+    def redraw_secrets(self, seat: int | None, rng: random.Random | None) -> None:
+        """Also the other seats' tips: as many as each has noted, on cars drawn at random (stand-ins:
+        on the first car)."""
         super().redraw_secrets(seat, rng)
         for other in range(self.player_count):
             if other != seat:
-                self.tips[other] = [rng.choice(self.cars) for _ in self.tips[other]]
+                self.tips[other] = [self.cars[0] if rng is None else rng.choice(self.cars) for _ in self.tips[other]]
 
     def __init__(self, settings: Settings, track: Track, deck: Deck, *, table: TipTable = STANDARD_TABLE) -> None:
         self.table = table
