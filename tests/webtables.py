@@ -58,6 +58,16 @@ def autorace_table(journal: Path) -> Callable[..., Any]:
     return functools.partial(build_demo_table, 2, journal=journal, names=("Anna", "Ben"), say=lambda _: None)
 
 
+def toprace_table(journal: Path, variant: str = "pitstop") -> Callable[..., Any]:
+    """What builds a Top Race demo table (the cards dealt by the table) for Anna and Ben with its journal
+    at ``journal``, for :func:`served`."""
+    from toprace_pi.games.toprace.data import load_track
+    from toprace_pi.games.toprace.table.demo import build_demo_table
+
+    return functools.partial(build_demo_table, load_track("speed-street"), 2, 3, variant=variant, journal=journal,
+                             names=("Anna", "Ben"), say=lambda _: None)
+
+
 @contextmanager
 def served(build: Any, **options: Any) -> Iterator[tuple[Any, TableWeb, Stepper]]:
     """A demo table made by ``build(pages=...)``, its pages served at 127.0.0.1 on a free port."""
@@ -135,8 +145,8 @@ PAGE_WAIT = 20.0
 
 #: Run before the page's own scripts: every post the feed sends is kept in ``window.received`` (its
 #: number and its text, as sent), and every post the page draws in ``window.drawn`` with the page's
-#: secrets as drawn and the page's width then (the table's ``onPost`` callbacks run after the page's
-#: own drawing).
+#: prompt and secrets as drawn and the page's width then (the table's ``onPost`` callbacks run after
+#: the page's own drawing).
 RECORDER = """
 window.received = [];
 window.drawn = [];
@@ -150,6 +160,7 @@ window.EventSource = class extends PageEventSource {
 document.addEventListener("DOMContentLoaded", () => table.onPost.push(post => {
   const secrets = document.getElementById("secrets");
   window.drawn.push({seq: post.seq, step: post.step, over: post.over, news: post.news,
+                     prompt: document.getElementById("prompt").textContent,
                      secrets: secrets ? [...secrets.children].map(li => li.textContent) : null,
                      width: document.documentElement.scrollWidth});
 }));
@@ -259,13 +270,16 @@ def page_inputs(journal: Path) -> list[tuple[str, str]]:
 DRAWN = "() => window.drawn.length > 0"
 #: True once the page has drawn the game's end.
 OVER = "() => window.drawn.length > 0 && window.drawn[window.drawn.length - 1].over"
-#: The buttons that choose: an option, or a group of options (its words end in " …"); not "back".
-CHOICES = "#options button.act, #options button.group"
-#: True once the page has drawn the game's end, or a button to click whose words do not match the
+#: What chooses: a button of an option, or of a group of options (its words end in " …"), not "back";
+#: or a lit space on the board (its words are its ``aria-label``; the confirm button sends it).
+CHOICES = "#options button.act, #options button.group, #spaces .target"
+#: The words of a choice, as a person reads them (a space on the board has no text).
+WORDS = "b => b.getAttribute('aria-label') || b.textContent"
+#: True once the page has drawn the game's end, or a choice to click whose words do not match the
 #: regular expression ``avoid`` (its argument; ``null``: none is avoided).
 CAN_ACT = ("avoid => window.drawn.length > 0 && (window.drawn[window.drawn.length - 1].over || "
            "[...document.querySelectorAll('" + CHOICES + "')].some(b => !b.disabled && "
-           "!(avoid && new RegExp(avoid).test(b.textContent))))")
+           "!(avoid && new RegExp(avoid).test((" + WORDS + ")(b)))))")
 #: True once the page has drawn a step after ``step`` (its argument).
 MOVED_ON = "step => window.drawn[window.drawn.length - 1].step > step"
 
@@ -314,14 +328,18 @@ def play_through(page: Any, rng: random.Random, *, avoid: str | None = None, mos
 
 
 def click_one(page: Any, rng: random.Random, avoid: str | None) -> str:
-    """Click one of the page's choices, at random among those whose words do not match ``avoid``; its words."""
+    """Click one of the page's choices, at random among those whose words do not match ``avoid`` (a space
+    on the board, then the button that confirms it); its words."""
     buttons = page.locator(CHOICES)
-    labels = buttons.all_inner_texts()
+    labels = buttons.evaluate_all(f"choices => choices.map({WORDS})")
     allowed = [n for n, label in enumerate(labels) if not (avoid and re.search(avoid, label))]
     assert allowed, f"nothing to click but {labels}"
-    button = buttons.nth(rng.choice(allowed))
-    words = str(button.inner_text())
-    button.click()
+    choice = buttons.nth(rng.choice(allowed))
+    on_board = choice.evaluate("b => b.matches('#spaces .target')")
+    words = str(choice.evaluate(WORDS))
+    choice.click()
+    if on_board:
+        page.click("#confirm")
     return words
 
 

@@ -1,13 +1,15 @@
 """The table's web pages in a real Chromium, as the people around a table use them: a spectator's
-board following whole bot games, players taking their seats' decisions on phone-sized pages, secrets
-that stay on their own seat's page, links that open nothing, and pages that outlive a restart of the
-table. The games are the demos' (in a thread of the test) or the real table (a process of its own),
-served on a free loopback port."""
+board following whole bot games, players taking their seats' decisions on phone-sized pages (a car's
+move picked on the board), secrets that stay on their own seat's page, links that open nothing, pages
+that outlive a restart of the table, standings that fit a phone and a claim window counted down. The
+games are the demos' (in a thread of the test) or the real table (a process of its own), served on a
+free loopback port."""
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -16,12 +18,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from webtables import (
+    CAN_ACT,
     CHROMIUM,
     DRAWN,
     MOVED_ON,
@@ -41,18 +45,25 @@ from webtables import (
     received,
     served,
     take_turn,
+    toprace_table,
 )
 from webtables import request as http
 
 from toprace_pi.games.autorace.table import demo as autorace
 from toprace_pi.games.toprace.table import demo as toprace
+from toprace_pi.games.toprace.table.entries import ClaimWindow, SaleEntry
 from toprace_pi.games.toprace.table.page import TopRacePage
 from toprace_pi.games.topspeed.table import demo as topspeed
+from toprace_pi.hardware.events import ButtonPressed
+from toprace_pi.table.controller import TableController
+from toprace_pi.table.remote import SeatInput
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A tablet's or a laptop's window.
 LAPTOP = {"width": 1280, "height": 800}
 STATUS = "() => document.getElementById('status').textContent === {!r}"
+#: The table's buttons: words for the people at the table, never for a page (tapped, not pressed).
+BUTTON_WORDS = re.compile(r"\b(NEXT|OK|PASS|UNDO)\b")
 
 
 @pytest.fixture(scope="module")
@@ -66,22 +77,27 @@ def browser() -> Iterator[Browser]:
 OpenPage = Callable[..., Page]
 
 
-@pytest.fixture
-def open_page(browser: Browser) -> Iterator[OpenPage]:
+def opener(browser: Browser, contexts: list[Any]) -> OpenPage:
     """Opens a page in a browser of its own (a context: no cookie or storage shared with another
-    page), with the recorder of its posts in it, at ``url`` on a screen of ``viewport``."""
-    contexts = []
+    page), with the recorder of its posts in it (and the ``more`` script), at ``url`` on a screen of
+    ``viewport``; its context is kept in ``contexts`` for closing."""
 
-    def open_page(url: str, viewport: dict[str, int] = PHONE) -> Page:
+    def open_page(url: str, viewport: dict[str, int] = PHONE, *, more: str = "") -> Page:
         context = browser.new_context(viewport=viewport)
         context.set_default_timeout(PAGE_WAIT * 1000)
         contexts.append(context)
         page = context.new_page()
-        page.add_init_script(RECORDER)
+        page.add_init_script(RECORDER + more)
         page.goto(url)
         return page
 
-    yield open_page
+    return open_page
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[OpenPage]:
+    contexts: list[Any] = []
+    yield opener(browser, contexts)
     for context in contexts:
         context.close()
 
@@ -116,8 +132,19 @@ def test_the_spectator_board_follows_a_whole_bot_game(run, options, viewport, op
         rows = page.locator("#standings tbody tr").all_inner_texts()
         assert len(rows) == len(game.names) and all(any(n in row for row in rows) for n in game.names)
         assert page.locator("#news li").count() > 0
+        reads_as_it_happened(page, last["news"])
+        assert not [post["prompt"] for post in drawn(page) if BUTTON_WORDS.search(post["prompt"])]
         board_fits(page, viewport)
         page.screenshot(path=tmp_path / f"{request.node.callspec.id}.png", full_page=True)
+
+
+def reads_as_it_happened(page: Page, news: list[str]) -> None:
+    """The news drawn oldest first, as the post tells it (a card played before its moves), the latest
+    at the bottom of the list's box, shown there (the box scrolled to its end)."""
+    assert page.locator("#news li").all_inner_texts() == news
+    box, latest = page.locator("#news").bounding_box(), page.locator("#news li").last.bounding_box()
+    assert box is not None and latest is not None
+    assert box["y"] <= latest["y"] and latest["y"] + latest["height"] <= box["y"] + box["height"] + 1
 
 
 def board_fits(page: Page, viewport: dict[str, int]) -> None:
@@ -222,7 +249,8 @@ def only_its_own_secrets(game: Any, seat: int, posts: list[tuple[int, int, list[
     secrets: dict[int, list[str]] = {}
     for step, its_seat, lines in posts:
         if step not in secrets:
-            secrets[step] = page.secrets(game.replayed(game.log[:step]).view(seat))
+            then = game.replayed(game.log[:step])
+            secrets[step] = page.secrets(then, then.view(seat))
         assert its_seat == seat and lines == secrets[step], step
 
 
@@ -508,3 +536,228 @@ def test_the_seat_links_qr_code_in_the_terminal_reads_as_the_link(waiting_table)
     lines = web.links(qr=[0])
     link = lines[1].rsplit(" ", 1)[1]
     assert link == web.seat_url(0) and scanned(terminal_picture(lines[2])) == [link]
+
+
+# --- 8. Top Race from a phone: cards by their moves, a car's move picked on the board -------------------
+
+@dataclass(frozen=True)
+class Pick:
+    """A car's move (or return) picked on the board of a seat's page: the step the page showed and its
+    options; each tap as (the action of the space tapped, the action the page then shows chosen, the
+    confirm button's words); the action the page held chosen when confirmed; each lit space's box on
+    the screen (left, right, width, height); and the table's answer."""
+
+    step: int
+    options: tuple[dict[str, Any], ...]
+    taps: tuple[tuple[str, str, str], ...]
+    sent: str
+    boxes: tuple[tuple[float, float, float, float], ...]
+    answer: str
+
+
+@dataclass(frozen=True)
+class PhoneGame:
+    """A whole Top Race game (Pit Stop rule) that Anna played from her phone: the page, the game, its
+    journal, her decisions taken by buttons and those picked on the board."""
+
+    page: Page
+    game: Any
+    journal: Path
+    turns: list[Turn]
+    picks: list[Pick]
+
+
+CHOSEN = "() => document.querySelector('#spaces .target.chosen')?.dataset.act ?? null"
+
+
+def pick_on_the_board(page: Page, rng: random.Random) -> Pick:
+    """Tap one to three lit spaces at random, as a person making up their mind, then confirm."""
+    post = page.evaluate("table.lastPost")
+    targets = page.locator("#spaces .target")
+    boxes = targets.evaluate_all("ts => ts.map(t => { const b = t.getBoundingClientRect(); "
+                                 "return [b.left, b.right, b.width, b.height]; })")
+    taps = []
+    for _ in range(rng.randint(1, 3)):
+        target = targets.nth(rng.randrange(targets.count()))
+        tapped = str(target.get_attribute("data-act"))
+        target.click()
+        taps.append((tapped, page.evaluate(CHOSEN), page.inner_text("#confirm")))
+    sent = page.evaluate(CHOSEN)
+    page.click("#confirm")
+    page.wait_for_function("() => document.getElementById('answer').textContent !== ''")
+    answer = page.inner_text("#answer")
+    if answer == "done":
+        page.wait_for_function(MOVED_ON, arg=post["step"])
+    return Pick(post["step"], tuple(post["options"]), tuple(taps), sent, tuple(map(tuple, boxes)), answer)
+
+
+@pytest.fixture(scope="module")
+def toprace_phone(browser: Browser, tmp_path_factory: pytest.TempPathFactory) -> Iterator[PhoneGame]:
+    journal = tmp_path_factory.mktemp("phone") / "journal.jsonl"
+    contexts: list[Any] = []
+    rng = random.Random(11)
+    with DemoGame(toprace.run_demo, journal=journal, players=2, variant="pitstop", remotes=["Anna"]) as demo:
+        page = opener(browser, contexts)(demo.seat_url(0))
+        page.wait_for_function(DRAWN)
+        demo.go()
+        turns, picks = [], []
+        while len(turns) + len(picks) < 600:
+            page.wait_for_function(CAN_ACT, arg=None)
+            if page.evaluate("table.lastPost.over"):
+                break
+            if page.locator("#spaces .target").count():
+                picks.append(pick_on_the_board(page, rng))
+            elif (turn := take_turn(page, rng)) is not None:
+                turns.append(turn)
+        game = demo.wait_over()
+        page.wait_for_function(OVER)
+        yield PhoneGame(page, game, journal, turns, picks)
+    for context in contexts:
+        context.close()
+
+
+def test_a_tap_on_the_board_chooses_that_space_and_the_confirm_button_sends_exactly_it(toprace_phone):
+    picks = toprace_phone.picks
+    assert len(picks) >= 10 and all(pick.answer == "done" for pick in picks)
+    for pick in picks:
+        words = {option["act"]: option["words"] for option in pick.options}
+        assert all(option.get("at") for option in pick.options)  # every end space is on the board
+        assert len(pick.boxes) == len(pick.options)
+        for tapped, chosen, confirm in pick.taps:
+            assert chosen == tapped and confirm == words[tapped]
+        assert pick.sent == pick.taps[-1][0]
+    on_the_board = [act for by, act in page_inputs(toprace_phone.journal) if act.split()[0] in ("move", "return")]
+    assert on_the_board == [pick.sent for pick in picks]  # the table took exactly what the page showed chosen
+
+
+def test_the_board_to_pick_on_fits_a_phone_and_its_spaces_are_a_fingers_size(toprace_phone):
+    assert toprace_phone.picks
+    for pick in toprace_phone.picks:
+        for left, right, width, height in pick.boxes:
+            assert 0 <= left and right <= PHONE["width"], pick
+            assert min(width, height) >= 30, pick  # a finger's tap: about 8 mm on a phone
+    never_wider(toprace_phone.page, PHONE)
+
+
+#: The actions that take or play a speed card (Pit Stop rule): their words name it.
+CARD_ACTS = ("play", "pit", "collect", "claim")
+
+
+def named(text: str, deck: Any) -> bool:
+    """Whether every speed card ``text`` names by number is named with its moves (``#17 Red 6 / ...``)."""
+    return all(text[found.start():].startswith(str(deck[int(found.group(1))]))
+               for found in re.finditer(r"#(\d+)", text))
+
+
+def test_a_seat_page_names_every_card_by_its_moves(toprace_phone):
+    deck, page = toprace_phone.game.deck, toprace_phone.page
+    hands = [post["secrets"] for post in drawn(page) if post["secrets"] and post["secrets"][0].startswith("Your hand")]
+    assert hands and all(named(line, deck) and line.startswith(("Your hand", "#")) for lines in hands for line in lines)
+    assert any(len(lines) > 5 for lines in hands)  # a card a line
+    options = [option for _, post, _ in received(page) for option in post["options"]]
+    cards = [option["words"] for option in options if option["act"].split()[0] in CARD_ACTS]
+    assert "play" in {words.split()[0] for words in cards}
+    assert all(re.search(r"#\d+ ", words) and named(words, deck) for words in cards), cards
+    assert all(named(line, deck) for post in drawn(page) for line in [post["prompt"], *post["news"]])
+
+
+def test_a_seat_pages_prompts_name_no_button_and_its_news_reads_as_it_happened(toprace_phone):
+    page = toprace_phone.page
+    prompts = [post["prompt"] for post in drawn(page)]
+    assert any(prompt.startswith("Anna: ") for prompt in prompts)
+    assert not [prompt for prompt in prompts if BUTTON_WORDS.search(prompt)]
+    reads_as_it_happened(page, page.evaluate("table.lastPost.news"))
+
+
+# --- 9. TOP SPEED's standings on a phone ---------------------------------------------------------------
+
+#: Run with the recorder: after each post drawn, the elements that reach outside the screen's width, and
+#: whether the standings' cells that tell a KERS card kept are all within it.
+FITS = """
+window.fits = [];
+document.addEventListener("DOMContentLoaded", () => table.onPost.push(post => {
+  const width = document.documentElement.clientWidth;
+  const outside = [...document.querySelectorAll("body *")].filter(node => {
+    const box = node.getBoundingClientRect();
+    return box.width > 0 && (box.left < -0.5 || box.right > width + 0.5);
+  }).map(node => node.tagName.toLowerCase() + (node.id ? "#" + node.id : ""));
+  const kers = [...document.querySelectorAll("#standings td")].filter(td => td.textContent.includes("KERS"));
+  window.fits.push({step: post.step, outside, kers: kers.length,
+                    shown: kers.every(td => td.getBoundingClientRect().right <= width)});
+}));
+"""
+
+
+def test_top_speeds_standings_fit_a_phone_with_the_kers_column_in_sight(open_page, tmp_path):
+    with DemoGame(topspeed.run_demo, journal=tmp_path / "journal.jsonl", players=6, laps=2,
+                  variant="normal+kers") as demo:
+        pages = [open_page(url, PHONE, more=FITS) for url in (demo.url + "/", demo.seat_url(5))]
+        for page in pages:
+            page.wait_for_function(DRAWN)
+        demo.go()
+        demo.wait_over()
+        for page in pages:
+            page.wait_for_function(OVER)
+            fits = page.evaluate("window.fits")
+            assert [fit for fit in fits if fit["outside"]] == []
+            assert any(fit["kers"] for fit in fits) and all(fit["shown"] for fit in fits)
+            assert "KERS" in page.inner_text("#standings thead")
+
+
+# --- 10. a pit stop claim window, counted down ------------------------------------------------------------
+
+def until_claim_window(controller: TableController, claimant: int) -> ClaimWindow:
+    """Play on until a pit stop claim window opens that asks ``claimant`` first: each auction's result
+    entered at the table (the first bidder, at the opening price), every other decision sent as the
+    deciding seat's page sends one (at random). That window."""
+    rng = random.Random(8)
+    for _ in range(2000):
+        entry, game = controller.entry, controller.game
+        if isinstance(entry, ClaimWindow) and entry.asked[0] == claimant:
+            return entry
+        if isinstance(entry, SaleEntry):
+            controller.handle(ButtonPressed("ok"))
+            continue
+        seat = game.decision.seats[0]
+        answers: list[str | None] = []
+        controller.handle(SeatInput(seat, str(rng.choice(controller.seat_options(seat))), len(game.log),
+                                    answers.append))
+        assert answers == [None]
+    raise AssertionError("no claim window asked that seat first")
+
+
+def seconds_left(page: Page) -> int:
+    """The countdown the page shows (``"4 s left"``)."""
+    return int(page.inner_text("#clock").split()[0])
+
+
+def test_a_claim_window_counts_down_on_the_pages_and_its_prompt_leaves_when_the_time_is_up(open_page, tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    with served(toprace_table(journal), journal=journal) as (demo, web, stepper):
+        anna = open_page(f"{web.server.url}/seat/{web.keys.tokens[0]}")
+        anna.wait_for_function(DRAWN)
+        controller = demo.controller
+        with stepper.still():
+            window = until_claim_window(controller, claimant=0)
+            deadline = controller.clock() + window.time_left(controller.clock())
+        anna.wait_for_function("() => !document.getElementById('clock').hidden")
+        step = anna.evaluate("table.lastPost.step")
+        assert re.fullmatch(r"pit stop\? Anna may claim #\d+ .+", anna.inner_text("#prompt"))
+        assert anna.locator("#options button").all_inner_texts()[-1] == "let it go (no pit stop)"
+        first = seconds_left(anna)
+        assert first <= math.ceil(window.time_left(controller.clock())) + 1
+        anna.wait_for_function("n => parseInt(document.getElementById('clock').textContent) < n", arg=first)
+        left = window.time_left(controller.clock())
+        board = open_page(web.server.url + "/", TV)  # opened late: told the time left, not the whole window
+        board.wait_for_function("() => !document.getElementById('clock').hidden")
+        assert seconds_left(board) <= math.ceil(left) < first
+        with stepper.still():  # the table takes no step: the window cannot close there, nor a post be made
+            anna.wait_for_function("() => document.getElementById('prompt').textContent === '' && "
+                                   "!document.querySelector('#options button') && "
+                                   "document.getElementById('clock').hidden")
+            assert -0.5 <= controller.clock() - deadline <= 2.0  # when the time was up, not before
+            assert anna.evaluate("table.lastPost.step") == step and controller.entry is window
+        for page in (anna, board):
+            page.wait_for_function(MOVED_ON, arg=step)  # the table closed the window and posted what followed
+            assert not page.inner_text("#prompt").startswith("pit stop") and page.locator("#clock").is_hidden()
+        assert anna.inner_text("#prompt").startswith("Anna: play a speed card")

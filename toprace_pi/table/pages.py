@@ -47,11 +47,21 @@ class GamePage(Protocol):
         """The sentence the pages show for an event, if any: what the table says aloud, and what
         everyone at the table sees happen (a card laid); never a secret."""
 
-    def secrets(self, view: dict[str, Any]) -> list[str]:
-        """A seat's own secrets (its ``view(seat)``), in words, for its page only."""
+    def secrets(self, game: Any, view: dict[str, Any]) -> list[str]:
+        """A seat's own secrets (its ``view(seat)``), in words, for its page only; ``game`` names what
+        they refer to (a card's moves)."""
+
+    def prompt(self, game: Any, said: str) -> str:
+        """What the table waits for, in the pages' words: a page is played by tapping, so no button or
+        reader of the table is named (``said``: the table's own prompt, for moments it words alike)."""
 
     def options(self, game: Any, seat: int) -> list[Any]:
         """What ``seat`` may do now from its page (none when the table must enter it, such as an auction held aloud)."""
 
     def words(self, game: Any, action: Any) -> str:
         """An option as the page's button says it."""
+
+    def spot(self, game: Any, action: Any) -> tuple[str, str] | None:
+        """For an option picked on the board rather than by its words: the space it takes a car to and
+        the one the car stands on (or waits beside) now, as :meth:`board`'s picture names them
+        (``data-id``; the finish is ``"finish"``). ``None`` for the others."""

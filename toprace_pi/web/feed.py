@@ -6,6 +6,10 @@ waits for a client: adding a post is a lock, an append and a wake-up call, and a
 client that falls further behind than :data:`KEPT` posts (a phone gone to sleep,
 a slow link) is sent the latest post instead of the ones it missed, since every
 post holds the whole picture, not a change.
+
+A decision that closes by itself (a claim window) is counted down on the pages: the
+feed keeps when it closes on its own clock, and each client is told the seconds left
+when the post is sent to it, however late that is (a phone that wakes up mid-window).
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import threading
+import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: Posts kept for clients that are behind (128 posts are minutes of play at a table; each holds a post per seat).
@@ -22,22 +28,33 @@ KEPT = 128
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """What the pages show after one step: the spectators' post and each seat's, as JSON text."""
+    """What the pages show after one step: the spectators' post and each seat's, as JSON text, and
+    when the decision it shows closes by itself (the feed's clock; ``None``: it waits for its inputs)."""
 
     seq: int
     spectator: str
     seats: tuple[str, ...]
+    closes_at: float | None = None
 
     def for_seat(self, seat: int | None) -> str:
         return self.spectator if seat is None else self.seats[seat]
+
+    def sent(self, seat: int | None, now: float) -> str:
+        """The post as sent to ``seat``'s page at ``now``: with ``closes_in``, the seconds left then,
+        when the decision closes by itself."""
+        text = self.for_seat(seat)
+        if self.closes_at is None:
+            return text
+        return f'{{"closes_in":{max(self.closes_at - now, 0.0):.2f},{text[1:]}'
 
 
 class Feed:
     """The posts in order, shared by the table's thread (:meth:`add`) and the server's loop."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
         #: Tells this run of the table from the one before a restart: a post's id is ``epoch.seq``.
         self.epoch = secrets.token_hex(4)
+        self.clock = clock
         self._lock = threading.Lock()
         self._posts: deque[Post] = deque(maxlen=KEPT)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -54,11 +71,13 @@ class Feed:
         with self._lock:
             return self._posts[-1] if self._posts else None
 
-    def add(self, spectator: str, seats: tuple[str, ...]) -> Post:
-        """Called by the table's thread: a new post, and the waiting clients woken."""
+    def add(self, spectator: str, seats: tuple[str, ...], closes_in: float | None = None) -> Post:
+        """Called by the table's thread: a new post (its decision closing by itself in ``closes_in``
+        seconds), and the waiting clients woken."""
+        closes_at = None if closes_in is None else self.clock() + closes_in
         with self._lock:
             seq = self._posts[-1].seq + 1 if self._posts else 1
-            post = Post(seq, spectator, seats)
+            post = Post(seq, spectator, seats, closes_at)
             self._posts.append(post)
         self._wake()
         return post

@@ -1,12 +1,14 @@
 """What the web pages show after each step, built from the table as everyone may see it.
 
 The spectators' post is made from the game as a spectator sees it
-(``seen_by(None)``), the table's prompt and the sentences the table says aloud:
-nothing a seat holds in secret is there, since none of them knows it. Each
-seat's post is the spectators' with that seat's own view added (``view(seat)``'s
-``my_`` entries, its secrets in words) and, when the decision is its own, what it
-may do now. A post is built in the table's thread, after the LEDs show the step,
-only when something on the pages changed.
+(``seen_by(None)``), the table's prompt in the pages' words and the sentences the
+table says aloud: nothing a seat holds in secret is there, since none of them knows
+it. Each seat's post is the spectators' with that seat's own view added
+(``view(seat)``'s ``my_`` entries, its secrets in words) and, when the decision is
+its own, what it may do now. A post is built in the table's thread, after the LEDs
+show the step, only when something on the pages changed; with it goes the time left
+of a decision that closes by itself (the feed tells each page the time left when it
+sends the post, see :meth:`~toprace_pi.web.feed.Post.sent`).
 """
 
 from __future__ import annotations
@@ -40,19 +42,23 @@ class Poster:
     _game: Any = None
     _board_state: Hashable = None
 
-    def post(self, controller: TableController) -> tuple[str, tuple[str, ...]] | None:
-        """The spectators' and every seat's post if the pages would change, else ``None``."""
-        game = controller.game
-        shown = (id(game), len(game.log), controller.prompt, self.joining.version if self.joining else 0)
+    def post(self, controller: TableController) -> tuple[str, tuple[str, ...], float | None] | None:
+        """The spectators' and every seat's post if the pages would change, and the seconds left
+        until the decision closes by itself (``None``: it waits for its inputs); else ``None``."""
+        game, entry, said = controller.game, controller.entry, controller.prompt
+        # the entry too: a window that opens anew (its time full again) is posted anew
+        shown = (id(game), len(game.log), said, entry, self.joining.version if self.joining else 0)
         if shown == self._shown:
             return None
         self._shown = shown
+        prompt = "The game is over" if game.is_over else self.page.prompt(game, said)
         self._hear(controller)
         seen = game.seen_by(None)
         self._draw_board(seen)
-        public = _text(self._public(controller, seen))
+        public = _text(self._public(game, seen, prompt))
         head = public[:-1] + ","  # a seat's post is the spectators' with its own entries added
-        return public, tuple(head + _text(self._mine(game, seat))[1:] for seat in range(len(game.names)))
+        seats = tuple(head + _text(self._mine(game, seat))[1:] for seat in range(len(game.names)))
+        return public, seats, None if entry is None or game.is_over else entry.time_left(controller.clock())
 
     def _draw_board(self, seen: Any) -> None:
         """The board's picture, drawn again only when what it shows changed (it costs milliseconds)."""
@@ -76,15 +82,14 @@ class Poster:
         self._told = len(game.events)
         del self.news[:-NEWS]
 
-    def _public(self, controller: TableController, seen: Any) -> dict[str, Any]:
-        game = controller.game
+    def _public(self, game: Any, seen: Any, prompt: str) -> dict[str, Any]:
         decision = game.decision
         return {
             "title": type(game).info.title,
             "board": self.board_key,
             "step": len(game.log),
             "over": game.is_over,
-            "prompt": "The game is over" if game.is_over else controller.prompt,
+            "prompt": prompt,
             "deciding": [game.names[s] for s in decision.seats],
             "news": list(self.news),
             "pieces": [p.to_dict() for p in self.page.pieces(seen)],
@@ -98,9 +103,18 @@ class Poster:
         return {
             "seat": seat,
             "name": game.names[seat],
-            "mine": self.page.secrets(view),
-            "options": [{"act": str(a), "words": self.page.words(game, a)} for a in options],
+            "mine": self.page.secrets(game, view),
+            "options": [self._option(game, a) for a in options],
         }
+
+    def _option(self, game: Any, action: Any) -> dict[str, Any]:
+        """An option: its action (what the page sends), its words and, when the page picks it on the
+        board, the space it takes a car to (``at``) and the one the car is on (``from``)."""
+        option = {"act": str(action), "words": self.page.words(game, action)}
+        spot = self.page.spot(game, action)
+        if spot is not None:
+            option["at"], option["from"] = spot
+        return option
 
 
 def _text(data: dict[str, Any]) -> str:

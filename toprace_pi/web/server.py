@@ -198,7 +198,7 @@ class WebServer:
                 if not posts:
                     await _write(response, b": still here\n\n")
                 for post in posts:
-                    event = f"id: {self.feed.epoch}.{post.seq}\ndata: {post.for_seat(seat)}\n\n"
+                    event = f"id: {self.feed.epoch}.{post.seq}\ndata: {post.sent(seat, self.feed.clock())}\n\n"
                     await _write(response, event.encode())
                     seen = post.seq
         except (ConnectionError, TimeoutError, asyncio.CancelledError):

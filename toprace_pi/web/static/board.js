@@ -1,7 +1,10 @@
 "use strict";
 // The spectator board and the public half of a seat's page: follows a feed of posts
 // (server-sent events) and draws the board, its pieces, the prompt, standings and news.
-// Text from the table is always set as text, never as HTML.
+// Text from the table is always set as text, never as HTML. The news reads as it happened:
+// oldest first, the latest at the bottom. A decision that closes by itself (a claim
+// window) is counted down here, from the seconds left the post came with; at zero its
+// prompt leaves the page at once, before the table's next post.
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -10,6 +13,10 @@ const table = {
   lastPost: null,
   onPost: [],   // more drawing for each post (the seat's page adds its own)
   onGone: [],
+  onClosed: [],   // more clearing when a decision's time is up
+  closesAt: null,   // when the decision shown closes by itself (this page's clock, ms), else null
+  ticking: null,
+  newsAtEnd: true,   // the news is scrolled to its latest line (else the reader scrolled up to read)
 };
 
 function el(tag, text, cls) {
@@ -91,6 +98,45 @@ function drawJoining(joining) {
   }));
 }
 
+function drawNews(news) {
+  const list = document.getElementById("news");
+  list.replaceChildren(...news.map(line => el("li", line)));
+  if (table.newsAtEnd) list.scrollTop = list.scrollHeight;
+}
+
+function followNews() {   // the latest line stays in sight as lines come and as the screen turns
+  const list = document.getElementById("news");
+  list.addEventListener("scroll", () => {
+    table.newsAtEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  });
+  new ResizeObserver(() => { if (table.newsAtEnd) list.scrollTop = list.scrollHeight; }).observe(list);
+}
+
+function countDown(post) {
+  clearInterval(table.ticking);
+  table.ticking = null;
+  const open = typeof post.closes_in === "number" && !post.over;
+  table.closesAt = open ? performance.now() + 1000 * post.closes_in : null;
+  document.getElementById("clock").hidden = !open;
+  if (open) {
+    tick();
+    table.ticking = setInterval(tick, 100);
+  }
+}
+
+function tick() {
+  const left = (table.closesAt - performance.now()) / 1000;
+  if (left > 0) {
+    document.getElementById("clock").textContent = `${Math.ceil(left)} s left`;
+    return;
+  }
+  clearInterval(table.ticking);   // the time is up: the prompt goes now, the table's post follows
+  table.ticking = table.closesAt = null;
+  document.getElementById("clock").hidden = true;
+  document.getElementById("prompt").textContent = "";
+  for (const closed of table.onClosed) closed();
+}
+
 async function draw(post) {
   table.lastPost = post;
   document.getElementById("title").textContent = post.title;
@@ -99,9 +145,10 @@ async function draw(post) {
   drawPieces(post.pieces);
   document.getElementById("prompt").textContent = post.prompt;
   drawStandings(post.standings);
-  document.getElementById("news").replaceChildren(...post.news.slice().reverse().map(line => el("li", line)));
+  drawNews(post.news);
   drawJoining(post.joining);
   for (const more of table.onPost) more(post);
+  countDown(post);
 }
 
 function follow(url) {
@@ -124,5 +171,6 @@ function follow(url) {
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  followNews();
   if (document.body.classList.contains("spectator")) follow("/events");
 });

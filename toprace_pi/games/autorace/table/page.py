@@ -13,6 +13,7 @@ from toprace_pi.games.autorace.render.terminal import standing
 from toprace_pi.games.autorace.rules import BANNER, Autorace
 from toprace_pi.games.autorace.rules.actions import Choose, TakeBack
 from toprace_pi.games.autorace.rules.events import Event, dollars
+from toprace_pi.games.autorace.table.entries import listed
 from toprace_pi.games.autorace.table.side import SAID
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
@@ -43,11 +44,19 @@ class AutoracePage:
                      for seat, name in enumerate(game.names))
         return Standings(("Player", "Money", "Space", "Cards", ""), rows)
 
-    def secrets(self, view: dict[str, Any]) -> list[str]:
+    def secrets(self, game: Autorace, view: dict[str, Any]) -> list[str]:
         sealed = view.get("my_sealed")
         if sealed is None:
             return []
         return ["Your card laid face down: " + ("your banner" if sealed == BANNER else str(sealed))]
+
+    def prompt(self, game: Autorace, said: str) -> str:
+        """A card is chosen on a phone as well as laid on the reader: the pages name no reader."""
+        choosing = game.choosing()
+        if not choosing:
+            return said
+        who = listed([game.names[seat] for seat in choosing])
+        return f"round {game.round}: {who} {'chooses' if len(choosing) == 1 else 'choose'} a card face down"
 
     def options(self, game: Autorace, seat: int) -> list[Any]:
         return seat_actions(game, seat)
@@ -58,3 +67,6 @@ class AutoracePage:
         if isinstance(action, TakeBack):
             return "take your card back"
         return str(action)
+
+    def spot(self, game: Autorace, action: Any) -> tuple[str, str] | None:
+        return None  # every option is a card, said in words

@@ -1,5 +1,7 @@
 """Top Race on the table's web pages: the track and its cars, money and cars by player, a
-seat's hand, tips and stocks (its own only), and what it may do from its phone.
+seat's hand, tips and stocks (its own only), and what it may do from its phone. A speed card
+is named by its moves wherever a page names it; where a car ends its move is picked on the
+board (:meth:`TopRacePage.spot`) and said in the words players use (:mod:`.landmarks`).
 
 The auction is held aloud at the table and entered there, so a seat's page offers no
 bids; everything else a seat decides it may decide on its page. A seat's hand is known
@@ -15,9 +17,33 @@ from typing import Any
 from toprace_pi.core.game import seat_actions
 from toprace_pi.games.toprace.render.svg import board_svg, pieces
 from toprace_pi.games.toprace.rules import Game, Phase
-from toprace_pi.games.toprace.rules.actions import Action, MoveCar, Pass, PlayCard
-from toprace_pi.games.toprace.rules.events import CardPlayed, CarMoved, CarPlaced, Forfeited, JokerChosen, money
+from toprace_pi.games.toprace.rules.actions import (
+    Action,
+    Breakdown,
+    ChooseJoker,
+    MoveCar,
+    Pass,
+    PlaceCar,
+    PlayCard,
+    ReturnCar,
+    Sprint,
+    TakeCar,
+)
+from toprace_pi.games.toprace.rules.events import CardPlayed, CarMoved, Forfeited, JokerChosen, money
 from toprace_pi.games.toprace.rules.events import Event as GameEvent
+from toprace_pi.games.toprace.rules.track import FINISH_ID
+from toprace_pi.games.toprace.rules.variants.pitstop import (
+    PIT_STOP_CLAIM,
+    ClaimPitStop,
+    CollectPitStop,
+    TakeFromBox,
+    TakeFromDiscard,
+)
+from toprace_pi.games.toprace.rules.variants.quick import REVEAL
+from toprace_pi.games.toprace.rules.variants.stocks import GRID, TakeOffer
+from toprace_pi.games.toprace.rules.variants.tips import Tip
+from toprace_pi.games.toprace.table.choices import label
+from toprace_pi.games.toprace.table.landmarks import where
 from toprace_pi.games.toprace.table.side import announcement
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
@@ -25,9 +51,17 @@ from toprace_pi.table.pages import Standings
 from toprace_pi.text import ordinal
 
 #: What everyone sees happen, told on the pages though the table does not say it aloud.
-SEEN = (CardPlayed, CarMoved, CarPlaced, Forfeited, JokerChosen)
+SEEN = (CardPlayed, CarMoved, Forfeited, JokerChosen)
 #: A seat without a car of its own shows this colour.
 NO_CAR = "#8a8f98"
+#: Moments whose prompt the pages word as the table does: cards handled at the table, no button named.
+AT_THE_TABLE = (Phase.DEAL, GRID, REVEAL)
+#: What a turn may hold, in the pages' words, for the kinds of its legal actions.
+TURN_WORDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
+    (PlayCard, Phase.PLAY_CARD.value), (CollectPitStop, "collect the claimed card"),
+    ((TakeFromBox, TakeFromDiscard), "make a pit stop"), (Pass, "pass"))
+#: The options a page words as the table's NEXT/OK choice says them.
+LABELLED = (TakeCar, PlaceCar, ChooseJoker, Sprint, Breakdown, Tip, TakeFromBox, CollectPitStop, TakeOffer)
 
 
 class TopRacePage:
@@ -58,10 +92,12 @@ class TopRacePage:
             rows.append((colours[seat], (name, money(game.money[seat]), owns, str(cards[seat]))))
         return Standings(("Player", "Money", "Cars", "Cards"), tuple(rows))
 
-    def secrets(self, view: dict[str, Any]) -> list[str]:
+    def secrets(self, game: Game, view: dict[str, Any]) -> list[str]:
+        """The hand a card a line, each with its moves (a number alone means nothing to a player)."""
         lines = []
         if view.get("my_hand") is not None:
-            lines.append("Your hand: " + (", ".join(f"#{n}" for n in view["my_hand"]) or "empty"))
+            hand = [str(game.deck[n]) for n in view["my_hand"]]
+            lines += [f"Your hand ({len(hand)} cards):", *hand] if hand else ["Your hand: empty"]
         if view.get("my_tips"):
             lines.append("Your tips: " + ", ".join(view["my_tips"]))
         if view.get("my_stocks"):
@@ -73,14 +109,49 @@ class TopRacePage:
             return []  # the auction is held aloud; a hand dealt by hand is the player's own to play
         return seat_actions(game, seat)
 
+    def prompt(self, game: Game, said: str) -> str:
+        """Whose decision it is and what it is, as the phase says it (the table's prompt adds its buttons)."""
+        phase = game.phase
+        if phase in AT_THE_TABLE:
+            return said
+        if phase is Phase.BID:
+            assert game.auction is not None
+            return f"auction {game.auction.number + 1}: the bids are made aloud at the table"
+        if phase is PIT_STOP_CLAIM:
+            claimants = " or ".join(game.names[seat] for seat in game.claimants)  # type: ignore[attr-defined]
+            return f"pit stop? {claimants} may claim {game.deck[game.discard_pile[-1]]}"
+        who = game.names[game.seat]
+        if phase is Phase.PLAY_CARD:
+            legal = game.legal_actions()
+            may = [words for kinds, words in TURN_WORDS if any(isinstance(action, kinds) for action in legal)]
+            return f"{who}: " + (" or ".join(may) or phase.value)
+        return f"{who}: {phase.value}"
+
     def words(self, game: Game, action: Action) -> str:
         if isinstance(action, PlayCard):
             return f"play {game.deck[action.number]}"
-        if isinstance(action, MoveCar):
-            return f"move {action.car} to {action.to}"
+        if isinstance(action, (MoveCar, ReturnCar)):
+            there = where(game.track, game.board, game.track.index(action.to), moving=action.car)
+            if action.to == FINISH_ID:
+                return f"move {action.car} {there}"
+            verb = f"move {action.car} to" if isinstance(action, MoveCar) else f"put {action.car} back on"
+            return f"{verb} {action.to}: {there}"
+        if isinstance(action, ClaimPitStop):
+            return f"claim {game.deck[game.discard_pile[-1]]} for a pit stop"
+        if isinstance(action, TakeFromDiscard):
+            return f"a pit stop: take {game.deck[game.discard_pile[-1]]} from the discard pile"
         if isinstance(action, Pass):
-            return "pass"
-        return str(action)
+            return "let it go (no pit stop)" if game.phase is PIT_STOP_CLAIM else "pass"
+        return label(game, action) if isinstance(action, LABELLED) else str(action)
+
+    def spot(self, game: Game, action: Action) -> tuple[str, str] | None:
+        """A car's move or return is picked on the board: where it ends, and where the car is now."""
+        board, track = game.board, game.track
+        if isinstance(action, MoveCar):
+            return action.to, track.space_id(board.at[action.car])
+        if isinstance(action, ReturnCar):
+            return action.to, track.space_id(board.waiting[action.car].space)
+        return None
 
 
 def _owned(game: Game) -> dict[int, list[Any]]:

@@ -11,9 +11,9 @@ from toprace_pi.core.game import seat_actions
 from toprace_pi.games.topspeed.render.palette import seat_cars
 from toprace_pi.games.topspeed.render.svg import board_svg, pieces
 from toprace_pi.games.topspeed.render.terminal import card_name
-from toprace_pi.games.topspeed.rules import DrawCard, TopSpeed
+from toprace_pi.games.topspeed.rules import Draw, DrawCard, TopSpeed
 from toprace_pi.games.topspeed.rules import events as ev
-from toprace_pi.games.topspeed.table.side import label
+from toprace_pi.games.topspeed.table.side import label, where
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
 from toprace_pi.table.pages import Standings
@@ -44,25 +44,36 @@ class TopSpeedPage:
         return [hex_colour(car.rgb) for car in seat_cars(len(game.names))]
 
     def standings(self, game: TopSpeed) -> Standings:
+        """Short cells and headers, so the six columns fit a phone's width (a long row of cards wraps); the
+        places ("1st") need no header."""
         view = game.view(None)
         cars = seat_cars(len(game.names))
         place = {seat: n for n, seat in enumerate(view["order"], 1)}
         rows = tuple((hex_colour(cars[seat].rgb), (
-            ordinal(place[seat]), name, f"space {view['spaces'][seat]}",
-            ", ".join(map(card_name, view["rows"][seat])) or "-", f"{view['deck_sizes'][seat]} cards",
+            ordinal(place[seat]), name, str(view["spaces"][seat]),
+            ", ".join(map(card_name, view["rows"][seat])) or "-", str(view["deck_sizes"][seat]),
             ", ".join(x for x in ("lapped" if view["lapped"][seat] else "",
                                   f"damage {len(view['damage'][seat])}" if view["damage"][seat] else "",
-                                  "a KERS card" if view["keeps_a_card"][seat] else "") if x)))
+                                  "KERS" if view["keeps_a_card"][seat] else "") if x) or "-"))
             for seat, name in sorted(enumerate(game.names), key=lambda s: place[s[0]]))
-        return Standings(("Place", "Player", "Where", "Row", "Deck", ""), rows)
+        return Standings(("", "Player", "Space", "Row", "Deck", "KERS, damage"), rows)
 
-    def secrets(self, view: dict[str, Any]) -> list[str]:
+    def secrets(self, game: TopSpeed, view: dict[str, Any]) -> list[str]:
         lines = []
         if view.get("my_drawn") is not None:
             lines.append(f"You have just drawn: {card_name(view['my_drawn'])}")
         if view.get("my_kept") is not None:
             lines.append(f"Kept apart (KERS): {card_name(view['my_kept'])}")
         return lines
+
+    def prompt(self, game: TopSpeed, said: str) -> str:
+        """The player's options, as their page's buttons say them (the table's prompt goes through them with NEXT)."""
+        if game.turn is None or game.chance_queue:
+            return said
+        seat = game.turn
+        choices = dict.fromkeys(self.words(game, Draw(seat) if isinstance(a, DrawCard) else a)
+                                for a in game.options(seat))
+        return f"{game.names[seat]}, {where(game)}: {' or '.join(choices)}"
 
     def options(self, game: TopSpeed, seat: int) -> list[Any]:
         if self.minicards:
@@ -71,3 +82,6 @@ class TopSpeedPage:
 
     def words(self, game: TopSpeed, action: Any) -> str:
         return label(game, action, aloud=False)
+
+    def spot(self, game: TopSpeed, action: Any) -> tuple[str, str] | None:
+        return None  # no option moves a car to a space of the player's choosing
