@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from tracks import straight_dict
@@ -17,6 +23,7 @@ from toprace_pi.hardware.profile import Profile, default_profile
 from toprace_pi.hardware.strip import SimulatedStrip
 
 DARK = (0, 0, 0)
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -160,3 +167,128 @@ class TestEndToEnd:
     def test_presses_ending_early(self, small):
         with pytest.raises(DataError, match="not finished: LED 2 of 30 is lit"):
             calibrate(TrackBoard(small), SimulatedStrip(30), ["ok", "ok"], say=lambda text: None)
+
+
+#: A walk of Speed Street's 191 LEDs: LED 0 lies under no space, and a slip of the finger at LED 3 is taken back.
+WALK = ["next", "ok", "ok", "ok", "undo", "ok"] + ["ok"] * 200
+#: Where :data:`WALK` is cut short: after 40 presses, 38 LEDs are walked (the UNDO took one back), 37 assigned.
+CUT = 40
+RESUMED = "38 of 191 LEDs walked, 37 assigned (UNDO goes back into it; --again starts from LED 0)"
+
+
+def speed_street(out):
+    from toprace_pi.games.toprace.table.board import calibration_target
+
+    return calibration_target("speed-street", out)
+
+
+def whole_walk(tmp_path) -> str:
+    """The profile of :data:`WALK` walked at one go."""
+    from toprace_pi.table.config import parse_config
+    from toprace_pi.table.tools import calibrate_board
+
+    out = calibrate_board(speed_street(tmp_path / "whole" / "board.toml"), parse_config({}, "t"), iter(WALK),
+                          lambda _: None)
+    return out.read_text()
+
+
+def interrupted(presses):
+    yield from presses
+    raise KeyboardInterrupt
+
+
+class TestCutShort:
+    """A walk cut short keeps its presses beside the profile it makes, and the next run goes on from there."""
+
+    @pytest.mark.parametrize("cut_short, stop", [(interrupted, KeyboardInterrupt), (iter, DataError)],
+                             ids=["ctrl-c", "presses ended"])
+    def test_the_next_run_goes_on_at_the_next_led_and_saves_the_profile_of_the_whole_walk(self, tmp_path, cut_short,
+                                                                                           stop):
+        from toprace_pi.table.config import parse_config
+        from toprace_pi.table.tools import calibrate_board
+
+        out, config, said = tmp_path / "board.toml", parse_config({}, "t"), []
+        with pytest.raises(stop):
+            calibrate_board(speed_street(out), config, cut_short(WALK[:CUT]), said.append)
+        progress = tmp_path / "board.toml.progress"
+        assert said[-1] == f"the walk so far is kept in {progress}: the next run goes on from there"
+        assert said[-2].startswith("LED 38 of 191 is lit") and not out.exists()
+        said.clear()
+        calibrate_board(speed_street(out), config, iter(WALK[CUT:]), said.append)
+        assert said[0] == f"going on with the walk kept in {progress}: {RESUMED}"
+        assert said[1].startswith("LED 38 of 191 is lit. Is it under space ")
+        assert out.read_text() == whole_walk(tmp_path)
+        assert sorted(os.listdir(tmp_path)) == ["board.toml", "whole"]  # nor progress nor a temporary file left
+
+    def test_undo_goes_back_into_the_walk_of_the_run_before(self, tmp_path):
+        from toprace_pi.table.config import parse_config
+        from toprace_pi.table.tools import calibrate_board
+
+        out, config, said = tmp_path / "board.toml", parse_config({}, "t"), []
+        with pytest.raises(KeyboardInterrupt):
+            calibrate_board(speed_street(out), config, interrupted(WALK[:CUT]), lambda _: None)
+        with pytest.raises(DataError):
+            calibrate_board(speed_street(out), config, iter(["undo", "undo"]), said.append)
+        assert said[-2].startswith("LED 36 of 191 is lit")
+        calibrate_board(speed_street(out), config, iter(WALK[CUT - 2:]), lambda _: None)
+        assert out.read_text() == whole_walk(tmp_path)
+
+    def test_again_starts_from_led_0_and_keeps_the_new_walk(self, tmp_path):
+        from toprace_pi.table.config import parse_config
+        from toprace_pi.table.tools import calibrate_board
+
+        out, config, said = tmp_path / "board.toml", parse_config({}, "t"), []
+        with pytest.raises(KeyboardInterrupt):
+            calibrate_board(speed_street(out), config, interrupted(WALK[:CUT]), lambda _: None)
+        with pytest.raises(DataError):
+            calibrate_board(speed_street(out), config, iter(["next"]), said.append, again=True)
+        assert said[0].startswith("LED 0 of 191 is lit") and said[1].startswith("LED 1 of 191 is lit")
+        assert json.loads((tmp_path / "board.toml.progress").read_text())["presses"] == ["next"]
+
+    @pytest.mark.parametrize("kept, why", [
+        ("{not json", "cannot be read (Expecting property name"),
+        ('{"version": 1, "board": "speed-street", "leds": 100, "order": [], "presses": ["ok"]}', "holds another walk"),
+        ('["ok"]', "holds another walk"),
+    ])
+    def test_a_progress_file_of_another_walk_or_broken_is_said_and_the_walk_starts_from_led_0(self, tmp_path, kept,
+                                                                                               why):
+        from toprace_pi.table.config import parse_config
+        from toprace_pi.table.tools import calibrate_board
+
+        progress, said = tmp_path / "board.toml.progress", []
+        progress.write_text(kept)
+        with pytest.raises(DataError):
+            calibrate_board(speed_street(tmp_path / "board.toml"), parse_config({}, "t"), iter(["next"]), said.append)
+        assert said[0].startswith(f"{progress} {why}") and said[0].endswith("starting from LED 0")
+        assert said[1].startswith("LED 0 of 191 is lit")
+        assert json.loads(progress.read_text())["presses"] == ["next"]  # replaced by this walk's
+
+    @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, -signal.SIGTERM)])
+    def test_the_command_stopped_by_a_signal_goes_on_where_it_stopped(self, tmp_path, signum, code):
+        """``toprace-pi calibrate`` with the presses typed, stopped by Ctrl-C or by systemd mid-walk."""
+        config = tmp_path / "table.toml"
+        config.write_text('[buttons]\nkind = "simulated"\n', "utf-8")
+        out = tmp_path / "board.toml"
+        command = [sys.executable, "-m", "toprace_pi", "calibrate", "speed-street", "--config", str(config),
+                   "--out", str(out)]
+        typed = [f"{press[0]}\n" for press in WALK]
+        first = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True, cwd=ROOT)
+        assert first.stdin is not None and first.stdout is not None
+        first.stdin.write("".join(typed[:CUT]))
+        first.stdin.flush()
+        for line in first.stdout:  # every press typed is taken: the walk waits for the next
+            if line.startswith("LED 38 of 191 is lit"):
+                break
+        first.send_signal(signum)
+        first.communicate(timeout=60)
+        assert first.returncode == code and not out.exists()
+        second = subprocess.run(command, input="".join(typed[CUT:]), capture_output=True, text=True, timeout=120,
+                                cwd=ROOT)
+        assert second.returncode == 0 and second.stderr == ""
+        said = second.stdout.splitlines()
+        resumed = said.index(f"going on with the walk kept in {out}.progress: {RESUMED}")
+        assert said[resumed + 1].startswith("LED 38 of 191 is lit")
+        assert said[:resumed] == ["the buttons are simulated: type n (NEXT), o (OK) or u (UNDO) and Enter for each "
+                                  "press"]
+        assert out.read_text() == whole_walk(tmp_path)

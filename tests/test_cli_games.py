@@ -189,7 +189,8 @@ def test_the_demo_seats_search_bots_of_normal_strength_unless_told_otherwise(cap
     code, out, _ = run(capsys, "demo", "--game", game, "--help")
     text = " ".join(out.split())
     assert code == 0 and "default search)" in text and "default normal" in text
-    assert "easy (16 playouts, 0.1 s a decision at most)" in text
+    assert "easy (16 playouts a decision)" in text and "counted, never timed" in text
+    assert "the same seed plays the same game every time" in text
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -200,3 +201,24 @@ def test_the_demo_seats_search_bots_of_normal_strength_unless_told_otherwise(cap
 def test_bad_bots_are_refused_in_one_line(capsys, argv, message):
     code, _, err = run(capsys, "simulate", *argv)
     assert code == 2 and message in err and len(err.strip().splitlines()) <= 2
+
+
+def test_enrols_help_lists_every_games_walks(capsys):
+    """Each game's walks as its own tags name them, at its biggest table (every colour's set)."""
+    from toprace_pi.core import registry
+    from toprace_pi.games.autorace.data import load_board
+    from toprace_pi.games.autorace.table.tags import tag_book as autorace_tags
+    from toprace_pi.games.toprace.data import load_deck as load_top_race_deck
+    from toprace_pi.games.toprace.table.tags import tag_book as top_race_tags
+    from toprace_pi.games.topspeed.data import load_deck as load_top_speed_deck
+    from toprace_pi.games.topspeed.table.tags import tag_book as top_speed_tags
+
+    books = {"toprace": top_race_tags(load_top_race_deck(), 6), "autorace": autorace_tags(load_board(), 5),
+             "topspeed": top_speed_tags(load_top_speed_deck(), 8)}
+    code, out, _ = run(capsys, "enrol", "--help")
+    said = " ".join(out.split())
+    assert code == 0 and set(books) == set(registry.game_names())
+    for game, book in books.items():
+        assert f"{registry.get(game).info.title}: {', '.join(book.walks)}" in said
+    assert "TOP SPEED: minicards, red, green, blue, yellow, orange, purple, white, pink" in said
+    assert "Top Race: cards, cars, pitstops;" in said

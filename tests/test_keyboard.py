@@ -149,3 +149,62 @@ def test_the_keyboard_setting_is_checked():
     for bad, why in (({"enabled": "yes"}, "true or false"), ({"on": True}, "unknown key")):
         with pytest.raises(DataError, match=why):
             parse_config({"keyboard": bad}, "t")
+
+
+def test_play_at_the_keyboard_shows_the_board_and_says_what_a_car_token_did(tmp_path):
+    """``[keyboard] enabled``, ``toprace-pi play`` in a terminal: the board and the standings are drawn as the
+    demo draws them after every step, and the car token laid for the auction won is said with its space."""
+    import re
+    import signal
+
+    from on_a_terminal import OnATerminal
+
+    config = tmp_path / "table.toml"
+    config.write_text('[keyboard]\nenabled = true\n[buttons]\nkind = "simulated"\n[sound]\nspeech = false\n'
+                      f'[files]\njournal = "{tmp_path / "j.jsonl"}"\nregistry = "{tmp_path / "t.json"}"\n', "utf-8")
+    terminal = OnATerminal("play", "--config", str(config), columns=120, rows=50)
+    try:
+        terminal.wait_for("auction 1: who won this auction? Anna")
+        terminal.wait_for("Race 1 of 1, 0 cards played")  # the standings, under the board
+        for key, answer in (("o", "Anna pays 10,000"), ("o", "Anna: take a car?"),
+                            ("G", "Anna: put the car on a starting space? starting space 1"),
+                            ("o", "Anna takes Green and puts it on starting space 1")):
+            terminal.press(key)
+            terminal.wait_for(answer)
+        terminal.wait_for("auction 2: who won this auction?")
+        shown = terminal.text
+    finally:
+        code = terminal.close(signal.SIGINT)
+    assert code == 0, terminal.text
+    assert "Speed Street" in shown and re.search(r"^a +\S*G", shown, re.MULTILINE), shown  # Green on lane a
+    assert re.search(r"Anna +190,000 +Green", shown) and "a car letter lays its token" in shown
+
+
+def test_the_table_at_the_keyboard_says_what_a_car_token_did_and_draws_the_board_after_it(tmp_path, monkeypatch,
+                                                                                           capsys):
+    """The table's own loop fed by the keys of its terminal, its output piped: each sentence on a line as it is
+    said, the board and the standings printed again once a step is taken."""
+    import re
+
+    from toprace_pi.table.config import parse_config
+    from toprace_pi.table.live import open_table
+
+    leader, follower = pty.openpty()
+    terminal = os.fdopen(follower, "r")
+    monkeypatch.setattr("sys.stdin", terminal)
+    config = parse_config({"keyboard": {"enabled": True}, "sound": {"speech": False},
+                           "files": {"journal": str(tmp_path / "j.jsonl"), "registry": str(tmp_path / "t.json")}},
+                          "t")
+    live = open_table(config)
+    try:
+        live.table.step()
+        for key in b"ooGo":  # Anna wins the first auction at 10,000, lays the Green car's token, takes space 1
+            os.write(leader, bytes([key]))
+            live.table.step()
+    finally:
+        live.close()
+        terminal.close()
+        os.close(leader)
+    out = capsys.readouterr().out
+    said = out.index("Anna takes Green and puts it on starting space 1\n")
+    assert "Speed Street" in out[said:] and re.search(r"Anna +190,000 +Green", out[said:])

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import pty
+import termios
+import threading
 
 import pytest
 from hypothesis import given
@@ -14,6 +17,7 @@ from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.data import load_deck
 from toprace_pi.games.toprace.table.tags import UNKNOWN_TAG, TopRaceVocabulary
 from toprace_pi.hardware.events import TagLaid, TagLifted
+from toprace_pi.hardware.keyboard import TerminalKeys
 from toprace_pi.hardware.ndef import USER_BYTES, decode_record, encode_record, record_extent
 from toprace_pi.hardware.tags import TagRegistry, parse_record, record_text
 
@@ -241,3 +245,70 @@ def test_pit_stop_cards_are_enrolled_three_to_a_seat_and_named_in_their_records(
     assert walk.done and [e.identity for e in walk.enrolled] == [("pit", 0)] * 3 + [("pit", 1)] * 3
     assert walk.enrolled[3].record == "toprace pit 2" and parse_record("toprace pit 2", VOCAB) == ("pit", 1)
     assert parse_record("toprace pit 7", VOCAB) is None
+
+
+class TestEnrolmentWithoutAReader:
+    """A table whose reader is simulated (no hardware yet): each Enter typed lays a new tag on it, through
+    the same walk, registry and records as a real reader's tags."""
+
+    @staticmethod
+    def table(tmp_path):
+        from toprace_pi.table.config import parse_config
+
+        return parse_config({"sound": {"speech": False}, "files": {"registry": str(tmp_path / "tags.json"),
+                                                                    "journal": str(tmp_path / "j.jsonl")}}, "t")
+
+    def test_enter_lays_a_new_tag_for_each_car_and_the_table_then_knows_them(self, tmp_path):
+        from toprace_pi.core import registry
+        from toprace_pi.table.live import open_table
+        from toprace_pi.table.tools import enrol
+
+        config = self.table(tmp_path)
+        leader, follower = pty.openpty()
+        before = termios.tcgetattr(follower)
+        keys = TerminalKeys(follower)
+        os.write(leader, b"\n\n\rx   ")  # typed ahead: a stray key, and space lays a tag as Enter does
+        said: list[str] = []
+        try:
+            enrol("cars", config, said.append, tags=registry.get("toprace").table(config.settings).tags(), keys=keys,
+                  tick=0)
+            assert termios.tcgetattr(follower) == before  # the terminal is set back once the walk is done
+        finally:
+            os.close(leader)
+            os.close(follower)
+        assert said[0].startswith('the discard reader is simulated (kind = "simulated" under [readers.discard]): '
+                                  "Enter lays a new made-up tag on it")
+        assert said[1] == "scan the Blue car" and "the key 'x' lays nothing: Enter lays the next tag" in said
+        assert [s for s in said if s.startswith("enrolled")] == [f"enrolled the {car} car" for car in CARS]
+        assert said[-1] == f"saved 6 tags to {tmp_path / 'tags.json'}"
+        saved = TagRegistry.load(tmp_path / "tags.json", VOCAB)
+        assert len(set(saved)) == 6 and all(len(tag) == 7 for tag in saved)
+        live = open_table(config)  # the table of toprace-pi play reads the registry the walk saved
+        try:
+            identify = live.table.controller.identify
+            assert sorted(identify(TagLaid("cars", tag, None))[1].id for tag in saved) == sorted(c.id for c in CARS)
+        finally:
+            live.close()
+
+    def test_a_simulated_reader_without_keys_to_lay_its_tags_is_said_at_once(self, tmp_path):
+        from toprace_pi.core import registry
+        from toprace_pi.errors import TopRaceError
+        from toprace_pi.table.tools import enrol
+
+        config = self.table(tmp_path)
+        failed: list[BaseException] = []
+
+        def walk() -> None:
+            try:
+                enrol("cards", config, lambda _: None, tags=registry.get("toprace").table(config.settings).tags())
+            except TopRaceError as exc:
+                failed.append(exc)
+
+        walker = threading.Thread(target=walk, daemon=True)
+        walker.start()
+        walker.join(30)
+        assert not walker.is_alive(), "the walk waits for a tag that nobody can lay"
+        assert [str(exc) for exc in failed] == ['the discard reader is simulated (kind = "simulated" under '
+                                                "[readers.discard]): run the enrolment in a terminal, where Enter "
+                                                "lays a tag on it"]
+        assert not (tmp_path / "tags.json").exists()

@@ -26,7 +26,7 @@ button names, for the ``toprace-pi calibrate TRACK`` command.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,6 +123,12 @@ class Calibration:
                 self.assigned.append(self.led)
             self.led += 1
 
+    @property
+    def presses(self) -> tuple[str, ...]:
+        """The presses that brought the walk here, those taken back left out: pressed on a new walk of the
+        same board and strip, they bring it here again (so an interrupted walk goes on where it stopped)."""
+        return tuple(button for button, _ in self._history)
+
     def _undo(self) -> None:
         if self._history:
             button, self.led = self._history.pop()
@@ -167,18 +173,24 @@ def calibrate(
     say: Callable[[str], None] = print,
     expected: Profile | None = None,
     seats: int = MAX_SEATS,
+    resume: Sequence[str] = (),
+    pressed: Callable[[Calibration], None] = lambda walk: None,
 ) -> Profile:
     """Walk ``strip`` for ``board`` with the presses in ``buttons`` (``"ok"``,
     ``"next"``, ``"undo"``), showing each LED and saying each question, and return
-    the profile (save it with :meth:`Profile.to_toml`). Raises
+    the profile (save it with :meth:`Profile.to_toml`). The presses of an earlier walk
+    cut short (its :attr:`Calibration.presses`) are taken first, without a word, from
+    ``resume``; ``pressed`` is told the walk after every press (to keep it). Raises
     :class:`~toprace_pi.errors.DataError` if the presses end before the walk does."""
     walk = Calibration(board, strip.count, expected=expected, seats=seats)
+    for earlier in resume:
+        walk.press(earlier)
     strip.show(walk.frame)
     say(walk.prompt)
-    for button in buttons:
+    presses = iter(buttons)
+    while not walk.done and (button := next(presses, None)) is not None:
         walk.press(button)
+        pressed(walk)
         strip.show(walk.frame)
         say(walk.prompt)
-        if walk.done:
-            break
     return walk.profile()

@@ -156,6 +156,12 @@ def _stdin() -> int:
         return -1
 
 
+def on_a_terminal(fd: int | None = None) -> bool:
+    """Whether ``fd`` (standard input by default) is a terminal that keys can be read from."""
+    fd = _stdin() if fd is None else fd
+    return fd >= 0 and os.isatty(fd)
+
+
 class TerminalKeys:
     """Keys from a terminal, one at a time and without waiting for Enter (cbreak
     mode), read without blocking; the terminal is set back as it was on close.
@@ -164,7 +170,7 @@ class TerminalKeys:
     def __init__(self, fd: int | None = None) -> None:
         self.fd = _stdin() if fd is None else fd
         self._saved: list[Any] | None = None
-        if self.fd >= 0 and os.isatty(self.fd):
+        if on_a_terminal(self.fd):
             import termios
             import tty
 

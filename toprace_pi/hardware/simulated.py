@@ -1,4 +1,5 @@
-"""A card reader without hardware, for the demo and the tests: tags are laid and lifted by calls.
+"""A card reader without hardware, for the demo and the tests: tags are laid and lifted by calls (or, for the
+maker's tools, by keys: :class:`TypedTags`).
 
 It keeps the same promises as a real reader (one TagLaid per laying, a record
 read from the tag, ReaderError while unplugged, an error after close) so that
@@ -7,10 +8,16 @@ code tested against it behaves the same on the table.
 
 from __future__ import annotations
 
+import os
+
 from toprace_pi.hardware import Device, ReaderError
-from toprace_pi.hardware.events import Event
+from toprace_pi.hardware.events import DeviceStatus, Event
+from toprace_pi.hardware.keyboard import ENTER_KEYS, KeySource
 from toprace_pi.hardware.ndef import encode_record
 from toprace_pi.hardware.presence import TagPresence
+
+#: The keys that lay a new tag on :class:`TypedTags`: Enter or space.
+LAY_KEYS = (*ENTER_KEYS, " ")
 
 
 class SimulatedReader(Device):
@@ -110,3 +117,42 @@ class SimulatedReader(Device):
         self._check_open()
         if not self._plugged:
             raise ReaderError(f"the {self.name} reader (simulated) is unplugged")
+
+
+def made_up_uid() -> bytes:
+    """A 7-byte UID as an NTAG's looks (NXP's 0x04 first), random so that no two tags laid share one."""
+    return b"\x04" + os.urandom(6)
+
+
+class TypedTags(Device):
+    """The simulated ``reader`` with tags laid from the keyboard ``keys``, for the maker's tools on a table
+    without readers: each Enter (or space) lays a tag never seen before in place of the one lying there,
+    as a person lays one card after another. One key a poll, so that every tag is seen laid."""
+
+    def __init__(self, reader: SimulatedReader, keys: KeySource) -> None:
+        self.reader = reader
+        self.keys = keys
+        self.name = reader.name
+        self._pending: list[str] = []
+
+    def __repr__(self) -> str:
+        return f"<TypedTags on {self.reader!r}>"
+
+    def poll(self) -> list[Event]:
+        self._pending.extend(self.keys.read())
+        news: list[Event] = []
+        while self._pending:
+            key = self._pending.pop(0)
+            if key in LAY_KEYS:
+                self.reader.lay(made_up_uid())
+                break
+            news.append(DeviceStatus(self.name, True, f"the key {key!r} lays nothing: Enter lays the next tag"))
+        return news + self.reader.poll()
+
+    def write_record(self, text: str) -> bool:
+        return self.reader.write_record(text)
+
+    def close(self) -> None:
+        """Idempotent: lets go of the keys (a terminal is set back) and the reader."""
+        self.keys.close()
+        self.reader.close()

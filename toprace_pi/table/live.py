@@ -7,9 +7,11 @@ strip falls back to a simulated one, a table without buttons says so).
 
 from __future__ import annotations
 
+import functools
 import logging
 import queue
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -22,11 +24,12 @@ from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.gpio import gpio_missing
-from toprace_pi.hardware.keyboard import KeyMap
+from toprace_pi.hardware.keyboard import Keyboard, KeyMap, TerminalKeys, on_a_terminal
 from toprace_pi.hardware.simulated import SimulatedReader
 from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry, Vocabulary
+from toprace_pi.table.ansi import ColourMode, colour_mode
 from toprace_pi.table.bots import BotSeats
 from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
 from toprace_pi.table.controller import TableController
@@ -34,6 +37,8 @@ from toprace_pi.table.garbage import collections_between_steps
 from toprace_pi.table.journal import Journal, applied_steps, archive, load
 from toprace_pi.table.lock import TableLock
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
+from toprace_pi.table.screen import DemoScreen
+from toprace_pi.table.side import GameTable
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +141,7 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
         raise
     side = registry.get(config.game).table(config.settings)
     profile = side.board_profile(config.profile, game)
+    terminal = _keyboard(side, game, profile, announcer) if config.keyboard else None
     tags = _registry(config, side.vocabulary(game), announcer)
     events: queue.Queue[Event] = queue.Queue()
     closers: list[Callable[[], None]] = [lock.close, announcer.close]
@@ -150,11 +156,14 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
                                  repeat_prompt=float(config.sound.get("repeat_prompt", 0.0)),
                                  clock=clock, journal=journal, inputs=inputs, side=side)
     slots = reader_slots(config, clock)
-    if config.keyboard:
-        slots.extend(_keyboard(side.key_map(game), clock, announcer))
+    if terminal is not None:
+        slots.append(terminal.keys(clock))
     strip = open_strip(config.strip, count=profile.led_count)
     table = Table(controller, controller.side.view(profile), slots, StripSlot(strip), events, clock=clock)
     closers.append(table.close)
+    if terminal is not None:
+        table.watchers.append(functools.partial(terminal.draw, table))
+        closers.append(terminal.screen.scroll)
     if config.bots.seats:
         table.watchers.append(_bot_seats(config, controller, events).watch)
     if pages is not None:
@@ -162,17 +171,58 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     return LiveTable(table, announcer, closers)
 
 
-def _keyboard(key_map: KeyMap, clock: Callable[[], float], announcer: Announcer) -> list[ReaderSlot]:
-    """``[keyboard] enabled``: the terminal's keys as one more input device, if there is a terminal."""
-    from toprace_pi.hardware.keyboard import Keyboard, TerminalKeys
+@dataclass
+class TerminalTable:
+    """``[keyboard] enabled``, the table running in a terminal: its keys stand in for the buttons and
+    readers, and the terminal shows the game as the demo does after every step (the board, the
+    standings, what the table said, the keys), as everyone at the table may see it."""
 
-    keys = TerminalKeys()
-    if not keys.is_terminal:
+    side: GameTable
+    key_map: KeyMap
+    profile: Any
+    screen: DemoScreen
+    colour: ColourMode
+    #: What the screen last showed: the game and its length, and (redrawn in place) the sentences said.
+    _shown: tuple[int, ...] = ()
+    _said: int = 0
+
+    def keys(self, clock: Callable[[], float]) -> ReaderSlot:
+        """The terminal's keys as an input device, read one at a time from now on until the table closes it."""
+        keyboard = Keyboard(TerminalKeys(), self.key_map)
+        return ReaderSlot(keyboard.name, lambda: keyboard, clock)
+
+    def echo(self, text: str) -> None:
+        """What the table says goes below the board; until it is drawn, on a line of its own too (a table
+        that cannot start says why)."""
+        if self.screen.live and not self._shown:
+            self.screen.write(text + "\n")
+        self.screen.news(text)
+        self._said += 1
+
+    def draw(self, table: Table) -> None:
+        """After a step of ``table``: the game drawn again if it moved on or took an input (a NEXT moves the
+        lit cursor), or, in place, said something."""
+        game = table.controller.game
+        shown = (id(game), len(game.log), table.controller.inputs, self._said if self.screen.live else 0)
+        if shown == self._shown:
+            return
+        self._shown = shown
+        board, standings = self.side.terminal(game, self.profile, table.strip.last or [], colour=self.colour,
+                                              width=self.screen.width)
+        self.screen.show(board, standings, [self.key_map.help], new_turn=True)
+
+
+def _keyboard(side: GameTable, game: Any, profile: Any, announcer: Announcer) -> TerminalTable | None:
+    """``[keyboard] enabled``: the table's terminal, if it runs in one; from now on what the table says goes to
+    its screen (its keys are read once the table is set up: a table that cannot start leaves the terminal
+    as it was)."""
+    if not on_a_terminal():
         announcer.say("the keyboard is configured, but the table does not run in a terminal: it plays on without it")
-        return []
-    keyboard = Keyboard(keys, key_map)
-    log.info("the keyboard stands in for the buttons and readers; %s", key_map.help)
-    return [ReaderSlot(keyboard.name, lambda: keyboard, clock)]
+        return None
+    screen = DemoScreen(lambda text: print(text, end="", flush=True), live=sys.stdout.isatty())
+    terminal = TerminalTable(side, side.key_map(game), profile, screen, colour_mode(sys.stdout))
+    announcer.echo = terminal.echo
+    return terminal
 
 
 def _cannot_start(announcer: Announcer, exc: Exception) -> None:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from toprace_pi.core.colour import RGB
+from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.modes import Choice, Identity, InputMode, Step
 
 #: What the table says when UNDO finds no step to take back.
@@ -88,3 +89,9 @@ class GameTable(Protocol):
 
     def finish_place(self, event: Any) -> int | None:
         """The place of a finish the event tells (the table plays its fanfare), else ``None``."""
+
+    def terminal(self, game: Any, profile: Any, lights: Sequence[RGB], *, colour: ColourMode,
+                 width: int) -> tuple[str, list[str]]:
+        """The game drawn in a terminal ``width`` wide (or the least the board takes) as the demo draws it,
+        with nothing in it that a seat keeps secret: the board, with the strip's ``lights`` (on ``profile``)
+        where the game shows them, and the standings' lines."""

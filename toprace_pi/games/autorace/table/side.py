@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from toprace_pi.core.colour import RGB
 from toprace_pi.games.autorace.data import load_board
 from toprace_pi.games.autorace.rules import Action, Autorace, Choose, Phase, TakeBack
 from toprace_pi.games.autorace.rules import events as ev
@@ -24,6 +25,7 @@ from toprace_pi.games.autorace.table.view import AutoraceView
 from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.tags import TagBook
+from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.modes import Choice, Refusal, Step
 from toprace_pi.table.modes import Identity as AnyIdentity
 
@@ -110,3 +112,12 @@ class AutoraceTable:
     def finish_place(self, event: ev.Event) -> int | None:
         """A figure on the last space wins the race: the fanfare of a first place."""
         return 1 if isinstance(event, ev.GameEnded) and event.reason == "finish" else None
+
+    def terminal(self, game: Autorace, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode,
+                 width: int) -> tuple[str, list[str]]:
+        """The track and the standings from a spectator's view: no sealed card in them."""
+        from toprace_pi.games.autorace.render.terminal import MIN_WIDTH, render_board, scoreboard  # when asked
+
+        view = game.view(None)
+        board = render_board(game.board, view, game.names, colour=colour, width=max(width, MIN_WIDTH))
+        return board, scoreboard(game.board, view, game.names)

@@ -12,12 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from toprace_pi.core.colour import RGB
 from toprace_pi.games.toprace.data import load_deck
 from toprace_pi.games.toprace.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
 from toprace_pi.games.toprace.rules.events import (
     AuctionWon,
     BrokeDown,
     CarFinished,
+    CarPlaced,
     CarReturned,
     CarRevealed,
     GameEnded,
@@ -47,10 +49,11 @@ from toprace_pi.games.toprace.table.entries import Entry, entry_for
 from toprace_pi.games.toprace.table.keys import key_map
 from toprace_pi.games.toprace.table.readers import DISCARD_READER
 from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, tag_book, unknown_tag
-from toprace_pi.games.toprace.table.view import TableView
+from toprace_pi.games.toprace.table.view import TableView, lights_by_space
 from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.tags import TagBook
+from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.modes import Choice, Identity, Refusal, Step
 from toprace_pi.table.side import NOTHING_TO_UNDO
 
@@ -61,7 +64,7 @@ MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase
 CAR_ACTIONS: dict[Phase, type] = {Phase.TAKE_CAR: TakeCar, Phase.CHOOSE_JOKER: ChooseJoker, TIP: Tip,
                                   REVEAL: Reveal}
 #: Events the table reads out as the engine words them.
-SAID = (AuctionWon, BrokeDown, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled, PitStopClaimed,
+SAID = (AuctionWon, BrokeDown, CarPlaced, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled, PitStopClaimed,
         PitStopTaken, PitStopCollected, OfferCardTaken, SeatingOrder, GridSet, StockRound, StocksTraded, StocksPaid)
 
 
@@ -176,6 +179,16 @@ class TopRaceTable:
     def finish_place(self, event: GameEvent) -> int | None:
         return event.place if isinstance(event, CarFinished) else None
 
+    def terminal(self, game: Game, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode,
+                 width: int) -> tuple[str, list[str]]:
+        """The track with the cars and what the strip lights under its spaces; the standings (no hand in them)."""
+        from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, render_track  # for a terminal, when asked
+        from toprace_pi.games.toprace.report import scoreboard
+
+        lit = lights_by_space(profile, game.track, list(lights)) if lights else {}
+        board = render_track(game.track, colour=colour, lights=lit, cars=game.cars, width=max(width, MIN_WIDTH))
+        return board, scoreboard(game)
+
 
 def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
     """The sentence the table speaks for an engine event, if it is worth one."""
@@ -183,8 +196,8 @@ def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
         to = f": {money(event.prize)} to {names[event.seat]}" if event.seat is not None else ""
         return f"{event.car} finishes {PLACE_WORDS[event.place - 1]}{to}"
     if isinstance(event, RaceEnded):
-        payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(names, event.payouts, strict=True) if p)
-        return f"{event.text(names)}. Payouts: {payouts}"
+        prizes = event.prize_money(names)
+        return event.text(names) + (f". Prize money: {prizes}" if prizes else "")
     if isinstance(event, SAID):
         return event.text(names)
     return None

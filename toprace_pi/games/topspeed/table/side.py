@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any, cast
 
+from toprace_pi.core.colour import RGB
 from toprace_pi.games.topspeed.data import load_deck
 from toprace_pi.games.topspeed.rules import Action, Draw, DrawCard, Keep, Leave, Pass, PitStop, SitOut, Stage, TopSpeed
 from toprace_pi.games.topspeed.rules import events as ev
@@ -31,6 +32,7 @@ from toprace_pi.games.topspeed.table.view import TopSpeedView
 from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.tags import TagBook
+from toprace_pi.table.ansi import ColourMode
 from toprace_pi.table.modes import Choice, InputMode, Refusal, Step
 from toprace_pi.table.modes import Identity as AnyIdentity
 
@@ -136,6 +138,14 @@ class TopSpeedTable:
 
     def finish_place(self, event: ev.Event) -> int | None:
         return 1 if isinstance(event, ev.RaceEnded) else None
+
+    def terminal(self, game: TopSpeed, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode,
+                 width: int) -> tuple[str, list[str]]:
+        """The circuit and the standings from a spectator's view: no deck's order, no card in a hand."""
+        from toprace_pi.games.topspeed.render.terminal import render_board, scoreboard  # for a terminal, when asked
+
+        view = game.view(None)
+        return render_board(view, game.names, game.circuit.spaces, colour=colour), scoreboard(view, game.names)
 
 
 def where(game: TopSpeed) -> str:
