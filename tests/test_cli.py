@@ -34,7 +34,7 @@ def test_simulate_prints_a_readable_report(capsys):
     assert code == 0 and err == ""
     assert out.startswith("Top Race on Speed Street: Anna, Ben, Carla, David; 1 race")
     for expected in ("wins the auction for", "puts it on starting space", " plays #", "finishes 1st",
-                     "Placings: 1st", "Payouts: Anna", "Final money: Anna"):
+                     "Placings: 1st", "Prize money: Anna", "Final money: Anna"):
         assert expected in out
 
 
@@ -192,3 +192,37 @@ def test_verbose_and_quiet_do_not_go_together(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["play", "-v", "-q"])
     assert stop.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
+
+
+def test_enrol_on_a_simulated_reader_takes_a_new_tag_at_each_enter_typed_on_the_terminal(tmp_path):
+    """No reader on this machine yet: the walk runs to its end with Enter, and saves a registry the table reads."""
+    from on_a_terminal import OnATerminal
+    from scenarios import VOCAB
+
+    from toprace_pi.hardware.tags import TagRegistry
+
+    config = tmp_path / "table.toml"
+    config.write_text(f'[files]\nregistry = "{tmp_path / "tags.json"}"\n', "utf-8")
+    terminal = OnATerminal("enrol", "cars", "--config", str(config))
+    try:
+        terminal.wait_for("scan the Blue car")
+        for car in CARS:
+            terminal.press("\r")
+            terminal.wait_for(f"enrolled the {car} car")
+        terminal.wait_for("saved 6 tags")
+    finally:
+        code = terminal.close()
+    assert code == 0 and "Enter lays a new made-up tag on it" in terminal.text and "Traceback" not in terminal.text
+    saved = TagRegistry.load(tmp_path / "tags.json", VOCAB)
+    assert sorted(saved.get(tag)[1].id for tag in saved) == sorted(car.id for car in CARS)
+
+
+def test_enrol_on_a_simulated_reader_without_a_terminal_says_why_in_one_line(tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text(f'[files]\nregistry = "{tmp_path / "tags.json"}"\n', "utf-8")
+    done = subprocess.run([sys.executable, "-m", "toprace_pi", "enrol", "cars", "--config", str(config)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ('toprace-pi: the discard reader is simulated (kind = "simulated" under [readers.discard]): '
+                           "run the enrolment in a terminal, where Enter lays a tag on it\n")
+    assert not (tmp_path / "tags.json").exists()

@@ -14,17 +14,25 @@ from typing import Any
 import pytest
 from boards import inside, random_game
 from boards import spaces as space_elements
-from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW
+from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW, race_ready
+from test_cli_games import run
+from test_rulebook_on_tracks import YELLOW_6
 from tracks import straight
 
+from toprace_pi.core.colour import dim
 from toprace_pi.games.toprace.data import load_track, track_names
-from toprace_pi.games.toprace.render.palette import RGB, WHITE
+from toprace_pi.games.toprace.render.palette import GLOW, RGB, WHITE
 from toprace_pi.games.toprace.render.shapes import SPACE_LENGTH, Outline, outlines
 from toprace_pi.games.toprace.render.svg import board_svg, light_kind, pieces, track_svg
 from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, PREFIX, board_width, render_track
+from toprace_pi.games.toprace.report import event_lines
+from toprace_pi.games.toprace.rules import MoveCar, PlayCard
 from toprace_pi.games.toprace.rules.board import Board
+from toprace_pi.games.toprace.rules.events import CarMoved
 from toprace_pi.games.toprace.rules.track import FINISH, Track
-from toprace_pi.table.ansi import ColourMode, colour_mode, xterm_256
+from toprace_pi.games.toprace.table.board import load_profile
+from toprace_pi.games.toprace.table.view import TableView, lights_by_space
+from toprace_pi.table.ansi import ColourMode, colour_mode, paint, xterm_256
 
 SVG = "{http://www.w3.org/2000/svg}"
 ESCAPE = "\x1b"
@@ -176,6 +184,93 @@ def test_cars_highlights_waiting_and_finished_cars() -> None:
     assert line_before(text, lanes["a"]).rstrip().endswith("F*")
     assert "Blue waits beside a14 for Red" in text
     assert "Finished: 1st Yellow, 2nd Green" in text
+
+
+def test_a_broken_down_car_is_its_letter_in_lower_case_not_a_lit_end() -> None:
+    """The strip lights the space a broken-down car waits beside as it lights a legal end, a glow in the
+    car's colour: the board tells the two apart, and the key says so."""
+    track = straight(20)
+    board = Board(track, CARS)
+    board.place(RED, track.index("b7"))
+    board.place(BLUE, track.index("a14"))
+    board.break_down(BLUE, RED)
+    lights = {track.index("b7"): RED.rgb, track.index("b10"): dim(RED.rgb, GLOW),
+              track.index("a14"): dim(BLUE.rgb, GLOW)}
+
+    def plain(lit: dict[int, RGB] | None) -> dict[str, str]:
+        return lane_rows(render_track(track, board, colour=False, lights=lit, cars=CARS))
+
+    assert plain(lights)["a"] == "41...|.....|...b.|....)|" and plain(lights)["b"] == "52...|.R..*|.....|.....|"
+    assert plain(None)["a"] == "41...|.....|...b.|....)|"  # drawn from the board alone, without the strip
+    coloured = render_track(track, board, lights=lights, cars=CARS)
+    assert paint("b", ColourMode.TRUECOLOR, BLUE.rgb) in coloured  # in its colour, as the glow at b10 is in Red's
+    assert lane_rows(visible(coloured)) == plain(lights)
+    lights[track.index("a14")] = dim(RED.rgb, GLOW)  # Red may end where Blue waits: the end is shown
+    assert plain(lights)["a"] == "41...|.....|...*.|....)|"
+    assert "r broken down" in render_track(track, colour=False)
+
+
+def test_the_strips_frame_shows_broken_down_cars_by_their_letters_through_a_game() -> None:
+    """Drawn from the LED frame the table composes (no move on offer, so no legal end glows): every
+    broken-down car is its letter in lower case, beside its space, and no space is a star."""
+    seen = 0
+    for game in random_game("toprace", "base", 4):
+        board = game.board
+        if not board.waiting:
+            continue
+        track = game.track
+        profile = load_profile(track.slug, track)
+        lights = lights_by_space(profile, track, TableView(profile).frame(game, None, 0.0))
+        lanes = lane_rows(render_track(track, board, colour=False, width=WIDE, lights=lights, cars=game.cars))
+        drawn = "".join(lanes.values())
+        assert "*" not in drawn
+        for car, wait in board.waiting.items():
+            if wait.space not in board.at.values():
+                lane, column = space_columns(track.slug)[wait.space]
+                assert lanes[lane][column] == car.letter.lower()
+        seen += 1
+    assert seen
+
+
+def test_the_heading_counts_each_lanes_spaces_to_the_finish() -> None:
+    heading = render_track(load_track("speed-street"), colour=False).splitlines()[0]
+    assert heading == "Speed Street (reconstructed layout): to the finish, a 54 spaces, b 62, c 63"  # a54 b62 c63
+    assert render_track(straight(20), colour=False).splitlines()[0].endswith(": to the finish, a 20 spaces, b 20, c 20")
+
+
+def test_track_show_fits_an_80_column_terminal(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    for name in shipped():
+        code, out, err = run(capsys, "track", "show", name, "--no-colour")
+        assert code == 0 and err == "" and "A reconstructed layout: compare it" in out
+        assert max(len(line) for line in out.splitlines()) <= 80, name
+
+
+def narrowing(track: Track) -> tuple[str, str]:
+    """A move of 6 in one lane, clear of the start, whose end's number is at most 3 past its start's:
+    through a curve, where the lanes' spaces are uneven (a move counts spaces, not numbers)."""
+    for space in track.spaces:
+        _, ends = track.moves(space.index, 6, ())
+        for end in (e for e in ends if e != FINISH and track.spaces[e].lane == space.lane):
+            start, to = track.space_id(space.index), track.space_id(end)
+            if int(start[1:]) >= 5 and int(to[1:]) - int(start[1:]) <= 3:
+                return start, to
+    raise AssertionError(f"{track.name} has no narrowing")
+
+
+@pytest.mark.parametrize("name", shipped())
+def test_a_move_line_says_how_many_spaces_the_car_moved(name: str) -> None:
+    track = load_track(name)
+    start, to = narrowing(track)
+    game = race_ready(track, {car: n % 2 for n, car in enumerate(CARS)}, hands=((YELLOW_6,),),
+                      positions={YELLOW: start})
+    game.apply(PlayCard(YELLOW_6))
+    game.apply(MoveCar(YELLOW, to))
+    assert event_lines(game, game.events)[-1] == f"      Yellow moves 6 spaces: {start} -> {to}"
+    if name == "speed-street":
+        assert (start, to) == ("a8", "a11")
+    assert CarMoved(PURPLE, "a1", "a4", 3, 5).text(()) == "Purple moves 3 spaces: a1 -> a4 (2 forfeited, blocked)"
+    assert CarMoved(PURPLE, "b3", "b7", 0, None).text(()) == "Purple sprints: b3 -> b7"
 
 
 def test_long_tracks_wrap_into_even_bands_within_the_width() -> None:

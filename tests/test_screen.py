@@ -3,7 +3,13 @@ pause, step and quit keys of the demo."""
 
 from __future__ import annotations
 
+import pytest
+
+from toprace_pi.games.toprace.data import load_deck
 from toprace_pi.games.toprace.table.demo import run_demo
+from toprace_pi.games.toprace.table.keys import key_map
+from toprace_pi.games.topspeed.table.side import TopSpeedTable
+from toprace_pi.hardware.keyboard import Keyboard
 from toprace_pi.table.screen import CLEAR_BELOW, HOME, DemoScreen
 
 BOARD = "row a\nrow b\n"
@@ -31,6 +37,24 @@ def test_a_redraw_that_changes_nothing_writes_nothing_and_long_lines_are_cut():
     screen.show(BOARD, ["x" * 50], [], new_turn=False)
     screen.show(BOARD, ["x" * 50], [], new_turn=False)
     assert len(written) == 1 and "x" * 19 + "…" in written[0] and "x" * 20 not in written[0]
+
+
+@pytest.mark.parametrize(("game", "width"), [("toprace", 80), ("toprace", 120), ("topspeed", 80)])
+def test_a_panel_line_wider_than_the_terminal_is_wrapped_whole_not_cut(game, width):
+    """A key that means nothing is answered in the panel with every key's help (Top Race's note runs to some 200
+    columns, TOP SPEED's some 100): all of its words are shown, over lines no wider than the terminal, where the
+    scores and the news are cut."""
+    keys = key_map(load_deck().cars) if game == "toprace" else TopSpeedTable().key_map(None)
+    [status] = Keyboard(Keys({}), keys).press("x")
+    note = status.message
+    assert keys.help in note and len(note) > width
+    written: list[str] = []
+    DemoScreen(written.append, live=True, size=lambda: (width, 30)).show(BOARD, ["x" * 200], ["prompt", note],
+                                                                          new_turn=True)
+    lines = [line.replace("\x1b[K", "") for line in written[0][len(HOME):].split("\n")[:-1]]
+    assert max(map(len, lines)) <= width
+    panel = lines[lines.index("prompt") + 1:]
+    assert len(panel) > 1 and " ".join(panel).split() == note.split()
 
 
 def test_a_short_terminal_keeps_the_panel_and_loses_the_top_of_the_board():

@@ -21,6 +21,7 @@ from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.toprace.bots import SIMPLE_KINDS
 from toprace_pi.games.toprace.bots.greedy import GreedyBot
 from toprace_pi.games.toprace.data import load_track, track_names
+from toprace_pi.games.toprace.report import text_report
 from toprace_pi.games.toprace.rules import (
     Bid,
     Breakdown,
@@ -49,6 +50,7 @@ from toprace_pi.games.toprace.rules.events import (
     StockRound,
     StocksPaid,
     StocksTraded,
+    money,
 )
 from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL, CHANCE, START_CAPITAL
 from toprace_pi.games.toprace.rules.variants import new_game, replay_game, variant_names
@@ -68,7 +70,8 @@ from toprace_pi.games.toprace.rules.variants.stocks import (
     trade,
 )
 from toprace_pi.games.toprace.rules.variants.stocks import GRID as GRID_PHASE
-from toprace_pi.games.toprace.simulate import bots_for, player_names
+from toprace_pi.games.toprace.simulate import bots_for, player_names, simulate
+from toprace_pi.games.toprace.table.side import announcement
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)
@@ -197,6 +200,32 @@ def test_the_rulebook_settlement_example():
     assert game.money[0] == 3_690_000 - 50_000 == START_CAPITAL - 60_000 + 3_500_000
     assert "pay 3,500,000: now 3,640,000" in paid.text(game.names)
     assert game.bank + sum(game.money) == BANKNOTES_TOTAL
+
+
+def test_the_race_end_names_no_prize_money_of_zeros_after_the_stocks_have_paid():
+    """The cars of a Stocks race have no owner: its stocks pay, no prize money does. The report and the
+    table's announcement used to follow the stocks' payouts with "Payouts: Anna 0, Ben 0, ..." (the
+    announcement with a bare "Payouts:")."""
+    game = play_checked(Setup("speed-street", ("greedy",) * 4, seed=1))
+    ended = next(e for e in game.events if isinstance(e, RaceEnded))
+    paid = [e.text(game.names) for e in game.events if isinstance(e, StocksPaid)]
+    report = text_report(game)
+    assert len(paid) == 4 and all(f"      {line}\n" in report for line in paid)
+    assert "Payouts" not in report and "Prize money" not in report and " 0," not in report
+    assert announcement(ended, game.names) == ended.text(game.names) and ended.prize_money(game.names) == ""
+
+
+def test_a_base_race_names_its_prize_money_by_player_as_the_finishes_paid_it():
+    """Beside the Stocks race, the base game's line stays: each owner's prizes, named as prize money."""
+    game = simulate(track("speed-street"), DECK, players=3, seed=2)
+    prizes = [0, 0, 0]
+    for event in game.events:
+        if isinstance(event, CarFinished) and event.seat is not None:
+            prizes[event.seat] += event.prize
+    expected = ", ".join(f"{name} {money(prize)}" for name, prize in zip(game.names, prizes, strict=True))
+    ended = next(e for e in game.events if isinstance(e, RaceEnded))
+    assert f"\n  Prize money: {expected}\n" in text_report(game) and all(prizes)
+    assert announcement(ended, game.names) == f"{ended.text(game.names)}. Prize money: {expected}"
 
 
 def test_the_rulebook_stock_round_example():

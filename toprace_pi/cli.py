@@ -108,7 +108,9 @@ def _game_options(parser: argparse.ArgumentParser, command: str, game: str) -> N
     parser.description = (f"{parser.description} The options below are {title}'s (--game {game}); "
                           f"add --game NAME to see another game's ({others}).")
     _game_choice(parser)
-    parser.add_argument("--seed", type=seed, default=0, help="seed for chance and the bots (default 0)")
+    parser.add_argument("--seed", type=seed, default=0,
+                        help="seed for chance and the bots (default 0): the same seed plays the same game every "
+                             "time, on any machine")
     game_cli(game).add_options(parser, command)
 
 
@@ -168,11 +170,24 @@ def _build_check(parser: argparse.ArgumentParser, game: str) -> None:
 
 def _build_enrol(parser: argparse.ArgumentParser, game: str) -> None:
     _config_option(parser)
-    parser.add_argument("what", help="the walk: the game's (the config's) tags to enrol; Top Race: cards, cars or "
-                                     "pitstops; AUTORACE: cards (every colour in play) or a colour (red, ...)")
+    parser.add_argument("what", help=f"the walk: which of the config's game's tags to enrol; {_every_walk()} (a "
+                                     "colour's walk is one seat's cards, there when that seat plays)")
     parser.add_argument("--again", action="store_true",
                         help="walk every item anew (by default a walk goes on where an earlier one stopped)")
     parser.set_defaults(run=_enrol)
+
+
+def _every_walk() -> str:
+    """Each game's enrolment walks, as its own tags name them at the biggest table it seats."""
+    walks = []
+    for name in registry.game_names():
+        entry = registry.get(name)
+        problems: list[str] = []
+        players = [f"player {seat}" for seat in range(1, entry.info.max_players + 1)]
+        setup = entry.records.parse_section({"players": players}, problems)
+        assert not problems, problems
+        walks.append(f"{entry.info.title}: {', '.join(entry.table(setup).tags().walks)}")
+    return "; ".join(walks)
 
 
 def _build_calibrate(parser: argparse.ArgumentParser, game: str) -> None:
@@ -181,6 +196,9 @@ def _build_calibrate(parser: argparse.ArgumentParser, game: str) -> None:
     parser.add_argument("--out", type=Path, metavar="FILE",
                         help="where to save the profile (default: beside a track file, as NAME.profile.toml; "
                              "for a shipped track TRACK.toml)")
+    parser.add_argument("--again", action="store_true",
+                        help="start from LED 0 (by default a walk cut short goes on where it stopped: its presses "
+                             "are kept beside the profile, in FILE.progress)")
     parser.set_defaults(run=_calibrate)
 
 
@@ -426,6 +444,8 @@ def _check_hardware(args: argparse.Namespace) -> int:
 
 
 def _enrol(args: argparse.Namespace) -> int:
+    """The walk asked for; a simulated reader (none on this machine) gets its tags from the terminal's keys."""
+    from toprace_pi.hardware.keyboard import TerminalKeys
     from toprace_pi.table.tools import enrol
 
     config = _config(args)
@@ -433,7 +453,11 @@ def _enrol(args: argparse.Namespace) -> int:
     if args.what not in book.walks:
         raise TopRaceError(f"{registry.get(config.game).info.title} has no tags called {args.what!r} to enrol "
                            f"(its walks: {', '.join(book.walks)})")
-    enrol(args.what, config, _tell, tags=book, again=args.again)
+    keys = TerminalKeys()
+    try:
+        enrol(args.what, config, _tell, tags=book, keys=keys if keys.is_terminal else None, again=args.again)
+    finally:
+        keys.close()
     return 0
 
 
@@ -446,23 +470,27 @@ def _calibrate(args: argparse.Namespace) -> int:
     config = _config(args)
     target = game_cli(config.game).calibration_target(args.track, args.out)
     if config.button_kind == "simulated":
-        calibrate_board(target, config, typed_presses(sys.stdin, _tell), _tell)
+        calibrate_board(target, config, typed_presses(sys.stdin, _tell), _tell, again=args.again)
         return 0
     events: queue.Queue = queue.Queue()
     with open_buttons(config, events):
-        calibrate_board(target, config, button_presses(events), _tell)
+        calibrate_board(target, config, button_presses(events), _tell, again=args.again)
     return 0
 
 
 def _track_show(args: argparse.Namespace) -> int:
+    import textwrap
+
     from toprace_pi.games.toprace.data import load_track
     from toprace_pi.games.toprace.render.svg import track_svg
     from toprace_pi.games.toprace.render.terminal import board_width, render_track
 
     track = load_track(args.name)
-    print(render_track(track, colour=_colour(args), width=board_width()))
+    width = board_width()
+    print(render_track(track, colour=_colour(args), width=width))
     if track.reconstructed:
-        print("A reconstructed layout: compare it with your board and correct the file where it differs.")
+        print(textwrap.fill("A reconstructed layout: compare it with your board and correct the file where it "
+                            "differs.", width))
     if args.svg:
         try:
             args.svg.write_text(track_svg(track), "utf-8")
@@ -584,7 +612,7 @@ _COMMANDS: dict[str, tuple[str, Builder, bool]] = {
     "play": ("run the table on its hardware, resuming the game in progress", _build_play, True),
     "replay": ("play a game journal back step by step on the simulated strip", _build_replay, True),
     "check": ("self-test: readers, LED chase, buttons", _build_check, True),
-    "enrol": ("enrol the tags of the speed cards, the car tokens or each seat's pit stop cards", _build_enrol, True),
+    "enrol": ("enrol the tags of the game's cards and tokens, one after another", _build_enrol, True),
     "calibrate": ("assign the LEDs to a track's spaces", _build_calibrate, True),
     "games": ("list the games the table plays", _build_games, True),
     "track": ("show or check a track layout", _build_track, False),

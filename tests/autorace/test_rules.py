@@ -8,11 +8,13 @@ Seats are A, B, C, D in the rules' examples: Anna, Ben, Carla, David."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from autorace.rounds import ASKED_NOT, B, new_game, of_kind, play_round, play_rounds
+from autorace.rounds import ASKED_NOT, BOARD, NAMES, B, new_game, of_kind, play_round, play_rounds
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.games.autorace.rules import BANNER, Choose, Phase, Reveal
+from toprace_pi.games.autorace.rules import BANNER, Autorace, Choose, Phase, Reveal, Settings
 from toprace_pi.games.autorace.rules import events as ev
 from toprace_pi.games.autorace.rules.game import STALLED_ROUNDS
 
@@ -218,30 +220,70 @@ def test_an_objective_pays_once():
     assert of_kind(play_round(game, B, 8), ev.BonusPaid) == [] and game.positions[B_] == 12
 
 
-def test_more_than_two_on_72_divide_its_bonus_evenly_and_the_bank_keeps_the_rest():
+def test_more_than_two_on_72_divide_all_its_bonus_the_odd_dollars_to_the_fastest():
     """"In case of a tie with more than 2 players for the last space, the money is divided as evenly
-    as possible": $12 among five is $2 each, the $2 left stay with the bank. Set by hand: the five
-    figures stand on 62 to 66 (reaching them by rounds takes three draws each)."""
+    as possible": $12 among five is $2 each and the $2 left go to the two highest cards, the 10 and
+    the 9 (a reading). Set by hand: the five figures stand on 62 to 66 (reaching them by rounds takes
+    three draws each)."""
     game = new_game(5)
     game.positions[:] = [62, 63, 64, 65, 66]
     happened = play_round(game, 10, 9, 8, 7, 6)
     assert game.positions == [72] * 5
-    assert of_kind(happened, ev.BonusPaid) == [ev.BonusPaid(seat, 72, 2) for seat in range(5)]
-    assert game.money == [29, 34, 34, 34, 34] and game.bank == 5 - 10 and conserved(game)
+    assert of_kind(happened, ev.BonusPaid) == [ev.BonusPaid(A_, 72, 3), ev.BonusPaid(B_, 72, 3)] + [
+        ev.BonusPaid(seat, 72, 2) for seat in range(2, 5)]
+    assert game.money == [32 - 5 + 3, 35, 34, 34, 34] and game.bank == 5 - 12 and conserved(game)
     assert game.is_over and of_kind(happened, ev.GameEnded)[0].reason == "finish"
+
+
+def test_three_on_72_with_60_rolled_on_share_all_22_dollars():
+    """Three land on 60 together (its $10 goes on to 72, now $22), then on 72 together: $22 among
+    three is $7, $7 and $8, the odd dollar to the highest card (Anna's 10); none stays with the bank.
+    (The engine paid $7 each and kept $1.) Set by hand: Anna, Ben and Carla on 54, 55 and 57."""
+    game = new_game(4)
+    game.positions[:] = [54, 55, 57, 0]
+    happened = play_round(game, 6, 5, 3, B)
+    assert of_kind(happened, ev.BonusMovedOn) == [ev.BonusMovedOn(60, 72, 10)] and game.bonuses[72] == 22
+    play_round(game, 2, 4, 5, B)
+    bank = game.bank
+    happened = play_round(game, 10, 8, 7, B)
+    assert of_kind(happened, ev.BonusPaid) == [ev.BonusPaid(A_, 72, 8), ev.BonusPaid(B_, 72, 7),
+                                               ev.BonusPaid(C_, 72, 7)]
+    assert game.bank == bank + 5 - 22 and conserved(game)
 
 
 def test_more_than_two_on_60_with_72_landed_on_in_the_same_round_divide_the_60():
     """A reading: a bonus moving on with no objective left ahead unpaid (72 is landed on this very
-    round) is divided among those who landed, as on the last space: $10 among three is $3 each, the
-    $1 left stays with the bank. Set by hand: Anna, Ben and Carla on 54, David on 62."""
+    round) is divided among those who landed, as on the last space: $10 among three equal cards is
+    $3 each and the $1 left goes to the first of them in seat order (a reading). Set by hand: Anna,
+    Ben and Carla on 54, David on 62."""
     game = new_game(4)
     game.positions[:] = [54, 54, 54, 62]
     happened = play_round(game, 6, 6, 6, 10)
     assert of_kind(happened, ev.BonusMovedOn) == []
-    assert of_kind(happened, ev.BonusPaid) == [ev.BonusPaid(D_, 72, 12)] + [
-        ev.BonusPaid(seat, 60, 3) for seat in (A_, B_, C_)]
-    assert game.money == [32 + 3] * 3 + [32 - 5 + 12] and conserved(game)  # the 10 alone is fined
+    assert of_kind(happened, ev.BonusPaid) == [ev.BonusPaid(D_, 72, 12), ev.BonusPaid(A_, 60, 4)] + [
+        ev.BonusPaid(seat, 60, 3) for seat in (B_, C_)]
+    assert game.money == [32 + 4, 32 + 3, 32 + 3, 32 - 5 + 12] and conserved(game)  # the 10 alone is fined
+
+
+def test_two_on_the_last_objective_are_not_divided_evenly_the_faster_takes_it():
+    """The rule for two on one objective holds on 72 too: the faster one takes it all (dividing it
+    "as evenly as possible" is for more than two). Set by hand: Anna on 62, Ben on 65."""
+    game = new_game(2)
+    game.positions[:] = [62, 65]
+    happened = play_round(game, 10, 7)
+    assert of_kind(happened, ev.BonusPaid) == [ev.BonusPaid(A_, 72, 12)]
+
+
+def test_two_as_fast_on_an_odd_bonus_split_it_and_the_bank_keeps_the_odd_dollar():
+    """A reading: the text divides "as evenly as possible" only among more than two on the last space;
+    two as fast "split" the money, which the printed bonuses (all even, and so every sum of them) always
+    allow. On a made board with an odd bonus the odd dollar of a split stays with the bank."""
+    board = replace(BOARD, bonuses={**BOARD.bonuses, 12: 5})
+    game = Autorace(Settings(NAMES[:2]), board)
+    happened = play_rounds(game, [(5, 5), (4, 4), (3, 3)])
+    assert game.positions == [12, 12]
+    assert of_kind(happened, ev.BonusPaid) == [ev.BonusPaid(A_, 12, 2), ev.BonusPaid(B_, 12, 2)]
+    assert game.money == [34, 34] and game.bank == -4 and conserved(game)
 
 
 # --- the end of the track, out of the race ---------------------------------------------------------------

@@ -6,16 +6,22 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 from pace import PACE, Hearing, play_at_pace, run_loop
 from test_cli_games import run
 
+from toprace_pi.games.topspeed.render.palette import seat_cars
+from toprace_pi.games.topspeed.render.terminal import render_board
+from toprace_pi.games.topspeed.rules import Keep, Leave
 from toprace_pi.games.topspeed.simulate import simulate
-from toprace_pi.games.topspeed.table.demo import DemoPlayers, build_demo_table
+from toprace_pi.games.topspeed.table.demo import DemoPlayers, build_demo_table, run_demo
 from toprace_pi.games.topspeed.table.replay import replay_journal
+from toprace_pi.games.topspeed.table.side import TopSpeedTable, label
 from toprace_pi.table.config import parse_config
 from toprace_pi.table.live import open_game
+from toprace_pi.table.screen import DemoScreen
 
 
 def state(game) -> str:
@@ -115,6 +121,20 @@ def test_simulate_prints_a_text_or_a_json_report(capsys):
     assert report["rounds"][0]["heading"] == "setup" and len(report["pit_stops"]) == 3
 
 
+def test_simulate_and_demo_take_the_blank_card_as_an_extra_card_and_name_a_bad_one(capsys):
+    code, out, err = run(capsys, "simulate", "--game", "topspeed", "--players", "2", "--blank", "safety_car",
+                         "--json")
+    report = json.loads(out)
+    assert code == 0 and report["settings"]["blank_as"] == "safety_car" and report["winner"]
+    code, out, err = run(capsys, "simulate", "--game", "topspeed", "--players", "2", "--blank", "2", "--seed", "1")
+    assert code == 0 and out.startswith("TOP SPEED on Montmeló: 2 players, 10 laps, the normal race, "
+                                        "the blank card as a 2 in every deck, seed 1")
+    code, out, err = run(capsys, "simulate", "--game", "topspeed", "--blank", "turbo")
+    assert code != 0 and "the card the blank card plays as: no card 'turbo'" in err and "Traceback" not in err
+    code, out, err = run(capsys, "demo", "--game", "topspeed", "--blank", "blank", "--fast")
+    assert code != 0 and "the card the blank card plays as: the blank card plays as another card" in err
+
+
 def test_the_demo_then_its_replay_and_its_report(capsys, tmp_path):
     journal = tmp_path / "demo.jsonl"
     code, out, err = run(capsys, "demo", "--game", "topspeed", "--bots", "sensible", "--players", "3", "--laps", "4",
@@ -155,6 +175,60 @@ def test_a_human_seat_plays_at_the_keyboard_beside_the_bots(tmp_path):
     zoe = [str(action) for action in game.log if str(action).endswith(" 0") and not str(action).startswith("shuffle")]
     assert "draw 0" in zoe and "pass 0" in zoe
     assert any("Zoe, lap 1 of 3: draw a card? OK" in text for text in shown)
+
+
+def bots_green_cards(game, bots) -> list[str]:
+    """The words a bot's turn had for each green card it drew under KERS (``keep a 3 apart (KERS)``, ``leave a 3
+    in the row``): that card is the bot's to keep apart unseen, so none of them may reach the screen."""
+    again = game.replayed([])
+    words = []
+    for action in game.log:
+        seat = again.turn
+        if seat in bots and again.drawn[seat] is not None:
+            words += [label(again, Keep(seat)), label(again, Leave(seat))]
+        again.apply(action)
+    return words
+
+
+def test_with_a_human_at_the_keyboard_the_news_tells_no_bots_secret(tmp_path):
+    """A whole race with KERS, Zoe at the keyboard: every line naming a bot is something the table announced
+    from the engine's events (which tell no deck's order and no card kept apart) or the bot's scoreboard line;
+    no bot's prompt, which names the green card it may keep apart, is shown. Zoe still reads her own."""
+    shown: list[str] = []
+    game = run_demo(players=3, laps=4, seed=5, variant="wet+kers", delay=0.0, colour=False,
+                    journal=tmp_path / "j.jsonl", screen=DemoScreen(shown.append, live=False), keys=Pressing(),
+                    humans=["Zoe"])
+    assert game.is_over and game.names[0] == "Zoe"
+    told = "".join(shown).splitlines()
+    bots = {1, 2}
+    secrets = bots_green_cards(game, bots)
+    assert secrets and any(isinstance(a, Keep) and a.seat in bots for a in game.log)  # bots kept cards apart
+    assert not [line for line in told if any(words in line for words in secrets)]
+    announced = {TopSpeedTable().announcement(event, game.names) for event in game.events}
+    scores = {line for line in told if re.match(r"\d\. [A-Z] ", line)}
+    naming_bots = [line for line in told if any(game.names[seat] in line for seat in bots)]
+    assert naming_bots and set(naming_bots) <= announced | scores, set(naming_bots) - announced - scores
+    assert "Zoe, lap 1 of 4: draw a card? OK (NEXT for the other choices)" in told
+
+
+def test_the_board_has_a_title_and_a_key_for_its_marks_and_lapped_cars():
+    """A race in which a car is lapped, drawn as the demo draws it: the title and key come first and say what
+    a lower-case letter is; the lapped car is its letter in lower case; all within 80 columns."""
+    race = simulate(4, 10, seed=0, bots=["sensible", "random", "random", "random"])
+    game = race.replayed([])
+    for action in race.log:
+        game.apply(action)
+        if any(game.lapped) and game.stage.name == "RACE":
+            break
+    view = game.view(None)
+    lines = render_board(view, game.names, game.circuit.spaces, colour=False).splitlines()
+    assert lines[0] == "TOP SPEED: the circuit unrolled into one row of 32 spaces"
+    assert "lower case" in lines[2] and "lapped" in lines[2] and "finish line |" in lines[1]
+    row = lines[3]
+    for seat, car in enumerate(seat_cars(4)):
+        if view["spaces"].count(view["spaces"][seat]) == 1:  # alone on its space
+            assert row[2 + view["spaces"][seat]] == (car.letter.lower() if game.lapped[seat] else car.letter)
+    assert max(map(len, lines)) <= 80
 
 
 def test_deck_check_for_top_speed_shows_each_race_types_cards(capsys):

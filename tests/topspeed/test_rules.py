@@ -9,10 +9,22 @@ import math
 import pytest
 
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.games.topspeed.rules import Kind, RoundEnd, Stage, card_of
+from toprace_pi.games.topspeed.render.palette import seat_cars
+from toprace_pi.games.topspeed.rules import (
+    DrawCard,
+    HiddenShuffle,
+    Kind,
+    RoundEnd,
+    Settings,
+    Stage,
+    StartOrder,
+    TopSpeed,
+    card_of,
+)
 from toprace_pi.games.topspeed.rules import events as ev
+from toprace_pi.games.topspeed.table.minicards import Minicards
 
-from .helpers import LAP, NAMES, conserved, place, play, play_round, race, stack
+from .helpers import CIRCUIT, DECK, LAP, NAMES, conserved, place, play, play_round, race, stack
 
 ANNA, BEN, CARLA = 0, 1, 2
 
@@ -29,10 +41,6 @@ def state(game) -> str:
 # --- the setup ---------------------------------------------------------------------------------
 
 def test_the_setup_is_chance_first_the_starting_order_then_each_deck_shuffled():
-    from toprace_pi.games.topspeed.rules import Settings, TopSpeed
-
-    from .helpers import CIRCUIT, DECK
-
     game = TopSpeed(Settings(NAMES[:3]), CIRCUIT, DECK)
     assert game.decision.chance and game.chance_outcomes().total == math.factorial(3)
     game.apply(game.chance_outcomes()[4])
@@ -492,6 +500,43 @@ def test_kers_laying_the_kept_card_counts_as_a_draw_no_pit_stop_after_it():
     play(game, "use kept 0")
     play(game, "draw 1")
     assert [str(a) for a in game.legal_actions()] == ["draw 0", "pass 0"]
+
+
+def test_the_blank_card_as_an_extra_card_is_one_more_of_that_card_in_every_deck():
+    """A normal race keeps one Safety Car a deck; the blank played as a Safety Car makes it two, so one
+    player's row can hold a pair: it ends her round and, two on the table, brings the safety car out."""
+    game = race(2, blank_as="safety_car")
+    assert game.deck_size == 69 and all(card.kind is not Kind.BLANK for card in game.decks[BEN])
+    assert game.composition["safety_car"] == 2 == sum(card.kind is Kind.SAFETY_CAR for card in game.decks[ANNA])
+    place(game, Anna=20, Ben=10)
+    play_round(game, {ANNA: ["safety_car", "3", "safety_car"], BEN: ["1"]})
+    assert ev.OutOfRound(ANNA, Kind.SAFETY_CAR) in game.events and ev.SafetyCar(out=True) in game.events
+    assert game.progress == [20, 19] and conserved(game)
+    assert race(2, race="wet", blank_as="2").composition["2"] == DECK.composition()["2"] + 1
+
+
+def test_the_blank_card_as_an_extra_card_is_where_the_blank_lies_in_the_deck_file():
+    """A physical deck's minicard is known by its place in the deck file: the blank's place reads as the
+    extra card, so the blank minicard laid on the reader is drawn as that card."""
+    blank = DECK.cards.index(card_of("blank"))
+    game = race(2, blank_as="yellow_flag")
+    assert game.deck.cards[blank] == card_of("yellow_flag") and DECK.cards[blank] == card_of("blank")
+    assert game.deck.cards[:blank] == DECK.cards[:blank] and game.deck.cards[blank + 1:] == DECK.cards[blank + 1:]
+
+
+def test_the_blank_card_as_a_replacement_is_drawn_as_the_lost_card_and_adds_none():
+    """In place of a lost 3, the blank minicard laid on the reader of a deck shuffled by hand is drawn as
+    a 3; the decks hold the 3s of their file, the blank among them, and no card more."""
+    game = TopSpeed(Settings(NAMES[:2], blank_as="3", blank_replaces=True), CIRCUIT, DECK)
+    game.apply(StartOrder(0))
+    for seat in (ANNA, BEN):
+        game.apply(HiddenShuffle(seat))
+    assert game.composition == race(2).composition and game.deck_size == 68
+    blank_minicard = ("minicard", (seat_cars(2)[ANNA].id, DECK.cards.index(card_of("blank")) + 1))
+    step = Minicards().laid(game, ANNA, blank_minicard)
+    assert step == [DrawCard(ANNA, "3")]
+    game.apply(step[0])
+    assert game.rows[ANNA] == (card_of("3"),) and game.decks[ANNA].count(card_of("3")) == DECK.composition()["3"] - 1
 
 
 def test_the_blank_card_a_third_blank_in_the_same_round_changes_nothing():

@@ -12,6 +12,7 @@ from toprace_pi.core import registry
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.games.topspeed.bots import BOT_KINDS, make_bot
 from toprace_pi.games.topspeed.records import READERS, game_for, settings_from_dict, settings_to_dict
+from toprace_pi.games.topspeed.report import text_report
 from toprace_pi.games.topspeed.rules import Settings, TopSpeed
 from toprace_pi.games.topspeed.settings import variant_fields, variant_name
 
@@ -61,6 +62,26 @@ def test_a_custom_race_names_the_cards_it_takes_out_of_every_deck():
     assert problems[0].startswith("[game] removed: no card 'nitro'")
 
 
+def test_the_blank_card_as_an_extra_card_is_a_key_of_the_game_section_each_bad_value_named():
+    setup, problems = section(variant="custom", removed=["safety_car", "safety_car"], blank="safety_car")
+    game = setup.new_game()[1]
+    assert problems == [] and setup.blank == "safety_car" and game.settings.blank_as == "safety_car"
+    assert game.deck_size == 70 and game.composition["safety_car"] == 1 and "blank" not in game.composition
+    assert section(blank=3)[1] == ["[game] blank: the word of the card the blank card plays as, not 3"]
+    assert section(blank="nitro")[1][0].startswith("[game] blank: no card 'nitro': a movement card 1 to 9")
+    assert section(blank="blank")[1] == ["[game] blank: the blank card plays as another card, not as a blank"]
+    setup, problems = section(variant="normal+chaotic-weather", blank="2")
+    assert problems == ["[game] the blank card is either chaotic weather or a card, not both"]
+    assert (setup.variant, setup.blank) == ("normal", "")  # the safe default: a normal race, no extra card
+    setup, problems = section(blank="3", blank_replaces=True)
+    game = setup.new_game()[1]
+    assert problems == [] and game.deck_size == 68  # in place of a lost 3: no card more
+    assert text_report(game).splitlines()[0].endswith("the blank card standing in for a 3 (lost or damaged)")
+    assert section(blank_replaces="yes")[1] == ["[game] blank_replaces: true or false, not 'yes'"]
+    assert section(blank_replaces=True)[1] == [
+        "[game] the blank card replaces a lost card only when that card is named"]
+
+
 def test_the_journals_settings_read_back_and_each_problem_is_named():
     settings = Settings(("Anna", "Ben"), laps=66, race="custom", removed=("2",), kers=True)
     fields = json.loads(json.dumps(settings_to_dict(settings)))  # as a journal holds them
@@ -74,6 +95,13 @@ def test_the_journals_settings_read_back_and_each_problem_is_named():
         game_for(Settings(("Anna", "Ben"), deck="/no/such/deck.toml"), "j")
     with pytest.raises(DataError, match="for 2 to 8 players"):
         game_for(Settings(tuple("ABCDEFGHI")), "j")
+    extra = Settings(("Anna", "Ben"), race="wet", blank_as="2")
+    assert settings_from_dict(json.loads(json.dumps(settings_to_dict(extra))), "j") == extra
+    assert game_for(extra, "j").deck_size == 72
+    with pytest.raises(DataError, match="'blank_as' must be a str"):
+        settings_from_dict({**fields, "blank_as": 2}, "j")
+    with pytest.raises(DataError, match="not valid: the card the blank card plays as: no card 'turbo'"):
+        settings_from_dict({**fields, "blank_as": "turbo"}, "j")
 
 
 def test_the_random_bot_picks_one_of_its_seats_options_from_the_view_alone():
@@ -91,5 +119,9 @@ def test_the_random_bot_picks_one_of_its_seats_options_from_the_view_alone():
 def test_the_settings_refuse_what_the_rules_do_not_allow():
     with pytest.raises(IllegalActionError, match="different names"):
         Settings(("Anna", "Anna"))
+    with pytest.raises(IllegalActionError, match="either chaotic weather or a card, not both"):
+        Settings(("Anna", "Ben"), blank_card=True, blank_as="safety_car")
+    with pytest.raises(IllegalActionError, match="replaces a lost card only when that card is named"):
+        Settings(("Anna", "Ben"), blank_replaces=True)
     with pytest.raises(IllegalActionError, match="race type is one of normal, wet, custom"):
         Settings(("Anna", "Ben"), race="dry")

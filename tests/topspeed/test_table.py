@@ -188,7 +188,7 @@ def test_the_safety_car_and_its_rounds_are_said():
     said = " / ".join(table.said)
     assert "Two Safety Cars on the table: the safety car comes out after the movement" in said
     assert "The safety car is out: the cars close up" in said
-    assert "Round 2: lap 2 of 10, behind the safety car, 2 more to come" in said
+    assert "Round 2: lap 2 of 10, behind the safety car, 2 more rounds to come" in said
     assert table.said[-1] == "Ben, lap 2 of 10, behind the safety car: draw a card? OK (NEXT for the other choices)"
 
 

@@ -10,6 +10,7 @@ board and scoreboard are printed at the start of every turn.
 from __future__ import annotations
 
 import shutil
+import textwrap
 from collections import deque
 from collections.abc import Callable, Sequence
 
@@ -60,6 +61,7 @@ class DemoScreen:
 
     def _redraw(self, board: list[str], scores: list[str], panel: list[str]) -> None:
         width, height = self.size()
+        panel = [row for line in panel for row in _wrapped(line, width)]
         rows = max(height - len(board) - len(scores) - len(panel) - 2, MIN_NEWS_ROWS)
         news = list(self.recent)[-rows:]
         lines = [*board, *scores, "", *news, *([""] * (rows - len(news))), *panel]
@@ -73,6 +75,14 @@ class DemoScreen:
 def _terminal_size() -> tuple[int, int]:
     columns, lines = shutil.get_terminal_size()
     return columns, lines
+
+
+def _wrapped(line: str, width: int) -> list[str]:
+    """A line of the panel over as many lines as it needs (the rest of it indented): the human needs all of it
+    (the keys' help is longer than a narrow terminal). A line in colour is left to be cut."""
+    if "\x1b" in line or len(line) <= width:
+        return [line]
+    return textwrap.wrap(line, width, subsequent_indent="  ")
 
 
 def _cut(line: str, width: int) -> str:

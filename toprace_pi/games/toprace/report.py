@@ -25,7 +25,7 @@ _HEADLINES = (RaceStarted, RaceEnded, GameEnded)
 
 def text_report(game: Game, extra: dict[str, Any] | None = None) -> str:
     """The whole game as lines a person reads: auctions, every turn's card and
-    moves, finishes, placings, payouts and the final money."""
+    moves, finishes, placings, prize money and the final money."""
     lines = [_title(game, extra or {}), *event_lines(game, game.events)]
     lines.append("")
     lines.append("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(game.names, game.money)))
@@ -35,7 +35,7 @@ def text_report(game: Game, extra: dict[str, Any] | None = None) -> str:
 def event_lines(game: Game, events: Sequence[Event]) -> list[str]:
     """``events`` of ``game`` as the report words them: a race's start and end head
     a block, cards and finishes are indented under them, a card's moves further;
-    an ended race adds its placings and payouts."""
+    an ended race adds its placings and its prize money (if a car had an owner)."""
     lines = []
     for event in events:
         if isinstance(event, _HEADLINES):
@@ -64,8 +64,8 @@ def _title(game: Game, extra: dict[str, Any]) -> str:
 
 def _race_summary(game: Game, result: RaceEnded) -> list[str]:
     placings = _placings(game, result.placements, _owners_by_race(game)[result.race - 1])
-    payouts = ", ".join(f"{n} {money(p)}" for n, p in zip(game.names, result.payouts))
-    return [f"  Placings: {placings}", f"  Payouts: {payouts}"]
+    prizes = result.prize_money(game.names)
+    return [f"  Placings: {placings}", *([f"  Prize money: {prizes}"] if prizes else [])]
 
 
 def _owners_by_race(game: Game) -> list[dict[Any, int]]:

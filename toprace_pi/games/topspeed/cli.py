@@ -34,6 +34,9 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("--race", choices=("normal", "wet"), default="normal", help="the race type (default normal)")
     for rule in RULES:
         parser.add_argument(f"--{rule}", action="store_true", help=f"play the advanced rule {rule}")
+    parser.add_argument("--blank", metavar="CARD", default="",
+                        help="the blank card plays as one more CARD in every deck, a card's word: safety_car, "
+                             "yellow_flag, 2, ... (instead of --chaotic-weather)")
     bots_option(parser, BOT_KINDS, SEARCH if command == "demo" else DEFAULT_BOTS)
 
 
@@ -50,7 +53,7 @@ def _laps(args: argparse.Namespace) -> int:
 
 def simulate(args: argparse.Namespace) -> int:
     game = simulate_race(players=args.players, laps=_laps(args), variant=variant(args), seed=args.seed,
-                         bots=args.bots, strength=args.strength)
+                         bots=args.bots, strength=args.strength, blank=args.blank)
     extra = {"seed": args.seed, "bots": args.bots}
     print(json.dumps(json_report(game, extra), indent=2) if args.json else text_report(game, extra), end="")
     if args.json:
@@ -62,7 +65,7 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
     """TOP SPEED's demo with its options bound. Imported here: it needs gpiozero."""
     run_demo = importlib.import_module("toprace_pi.games.topspeed.table.demo").run_demo
     return functools.partial(run_demo, players=args.players, laps=_laps(args), variant=variant(args),
-                             seed=args.seed, bots=args.bots, strength=args.strength)
+                             blank=args.blank, seed=args.seed, bots=args.bots, strength=args.strength)
 
 
 def replay(args: argparse.Namespace, colour: Any) -> int:

@@ -17,7 +17,8 @@ __all__ = ["READERS", "game_for", "parse_section", "settings_from_dict", "settin
 #: (one reader a seat, or one behind a reader hub: the card's tag says whose deck it is from).
 READERS = {"seats": "the minicards each player draws, laid on the reader of their seat"}
 _TYPES = {"players": list, "laps": int, "race": str, "removed": list, "qualifying": bool, "fastest_lap": bool,
-          "kers": bool, "blank_card": bool, "circuit": str, "deck": str}
+          "kers": bool, "blank_card": bool, "circuit": str, "deck": str, "blank_as": str,
+          "blank_replaces": bool}
 
 
 def settings_to_dict(settings: Settings) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from toprace_pi.games.topspeed.rules import Card, TopSpeed
 from toprace_pi.games.topspeed.rules import events as ev
+from toprace_pi.games.topspeed.rules.cards import extra_card
 
 #: Events that open a section of the report.
 _HEADINGS = (ev.RoundStarted, ev.QualifyingRoundStarted)
@@ -54,8 +55,10 @@ _WORDS = (("draws", "card drawn", "cards drawn"), ("troubles", "trouble card", "
 
 def text_report(game: TopSpeed, extra: dict[str, Any] | None = None) -> str:
     names = game.names
-    lines = [f"TOP SPEED on {game.circuit.name}: {len(names)} players, {game.settings.laps} laps, "
-             f"the {game.settings.race} race" + "".join(f", {k} {v}" for k, v in (extra or {}).items())]
+    settings = game.settings
+    blank = _blank_words(settings.blank_as, settings.blank_replaces) if settings.blank_as else ""
+    lines = [f"TOP SPEED on {game.circuit.name}: {len(names)} players, {settings.laps} laps, "
+             f"the {settings.race} race{blank}" + "".join(f", {k} {v}" for k, v in (extra or {}).items())]
     for heading, events in sections(game.events):
         if heading is not None:
             lines.append("")
@@ -73,6 +76,13 @@ def text_report(game: TopSpeed, extra: dict[str, Any] | None = None) -> str:
     else:
         lines.append("The race is not over")
     return "\n".join(lines) + "\n"
+
+
+def _blank_words(word: str, replaces: bool) -> str:
+    """The blank card's use agreed for the race, for the report's first line."""
+    card = extra_card(word)
+    return f", the blank card standing in for {card} (lost or damaged)" if replaces else (
+        f", the blank card as {card} in every deck")
 
 
 def json_report(game: TopSpeed, extra: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -4,7 +4,9 @@ A variant names the race type and the advanced rules played, joined by ``+``:
 ``normal``, ``wet``, ``custom`` (with ``removed``, the cards taken out of every deck),
 then any of ``qualifying``, ``fastest-lap``, ``kers`` and ``chaotic-weather`` (the
 blank card's rule): ``wet+kers+qualifying``. ``base`` is the table's word for a game's
-plain rules: here the normal race.
+plain rules: here the normal race. Instead of chaotic weather the blank card may be a
+card: ``blank``, that card's word (``"safety_car"``, ``"2"``), one more of it in every
+deck, or with ``blank_replaces`` the stand-in for one that was lost or damaged.
 """
 
 from __future__ import annotations
@@ -24,11 +26,12 @@ from toprace_pi.games.topspeed.data import (
     load_deck,
 )
 from toprace_pi.games.topspeed.rules import RACE_TYPES, Settings, TopSpeed, card_of
+from toprace_pi.games.topspeed.rules.cards import extra_card
 from toprace_pi.games.topspeed.rules.game import DEFAULT_LAPS, MAX_LAPS, MAX_PLAYERS
 from toprace_pi.table.checks import is_file, players, whole
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
-KEYS = {"name", "variant", "players", "laps", "removed", "circuit", "deck", "decks"}
+KEYS = {"name", "variant", "players", "laps", "removed", "blank", "blank_replaces", "circuit", "deck", "decks"}
 #: Who holds the decks: the table (virtual, the default), or the players, each their own minicards.
 DECKS = ("virtual", "physical")
 #: Each advanced rule's word in a variant's name -> its field of :class:`Settings`.
@@ -62,6 +65,10 @@ class TableGame:
     laps: int = DEFAULT_LAPS
     #: A custom race: the cards taken out of every deck, by their words.
     removed: tuple[str, ...] = ()
+    #: The card the blank card plays as, by its word ("": not played as a card): one more in every deck,
+    #: or (``blank_replaces``) in place of one that was lost or damaged.
+    blank: str = ""
+    blank_replaces: bool = False
     circuit: str = DEFAULT_CIRCUIT
     deck: str = DEFAULT_DECK
     #: One of :data:`DECKS`.
@@ -69,7 +76,7 @@ class TableGame:
 
     def settings(self) -> Settings:
         return Settings(self.players, laps=self.laps, removed=self.removed, circuit=self.circuit, deck=self.deck,
-                        **variant_fields(self.variant))
+                        blank_as=self.blank, blank_replaces=self.blank_replaces, **variant_fields(self.variant))
 
     def new_game(self) -> tuple[Settings, TopSpeed]:
         settings = self.settings()
@@ -86,6 +93,8 @@ def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
         variant=_variant(game.get("variant", "normal"), problems),
         laps=whole(game.get("laps", DEFAULT_LAPS), "[game] laps", 2, MAX_LAPS, problems),
         removed=_removed(game.get("removed", []), problems),
+        blank=_blank(game.get("blank", ""), problems),
+        blank_replaces=_flag(game, "blank_replaces", problems),
         circuit=_file(game, "circuit", circuit_names(), DEFAULT_CIRCUIT, problems),
         deck=_file(game, "deck", deck_names(), DEFAULT_DECK, problems),
         decks=_decks(game.get("decks", "virtual"), problems),
@@ -93,7 +102,7 @@ def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
     try:
         settings = setup.settings()
         if setup.deck in deck_names():
-            load_deck(setup.deck).for_race(settings.race, settings.removed)
+            settings.race_cards(load_deck(setup.deck))
     except IllegalActionError as exc:
         problems.append(f"[game] {exc}")
         return TableGame(players=setup.players, laps=setup.laps, decks=setup.decks)
@@ -124,6 +133,24 @@ def _removed(value: object, problems: list[str]) -> tuple[str, ...]:
     except IllegalActionError as exc:
         problems.append(f"[game] removed: {exc}")
         return ()
+
+
+def _blank(value: object, problems: list[str]) -> str:
+    try:
+        if not isinstance(value, str):
+            raise IllegalActionError(f"the word of the card the blank card plays as, not {value!r}")
+        return extra_card(value).word if value else ""
+    except IllegalActionError as exc:
+        problems.append(f"[game] blank: {exc}")
+        return ""
+
+
+def _flag(game: Mapping[str, Any], key: str, problems: list[str]) -> bool:
+    value = game.get(key, False)
+    if not isinstance(value, bool):
+        problems.append(f"[game] {key}: true or false, not {value!r}")
+        return False
+    return value
 
 
 def _file(game: Mapping[str, Any], key: str, shipped: list[str], default: str, problems: list[str]) -> str:

@@ -47,10 +47,10 @@ def play(game: TopSpeed, bots: Sequence[Bot], seed: int = 0,
 
 
 def simulate(players: int = 4, laps: int = 10, variant: str = "normal", seed: int = 0,
-             bots: str | Sequence[str] = "sensible", strength: str | None = None) -> TopSpeed:
+             bots: str | Sequence[str] = "sensible", strength: str | None = None, blank: str = "") -> TopSpeed:
     """One race of bots with default names, each seat's bot seeded from ``seed`` (``strength``: the
-    search bots')."""
-    setup = TableGame(players=player_names(players), variant=variant, laps=laps)
+    search bots'; ``blank``: the card the blank card plays as, if any)."""
+    setup = TableGame(players=player_names(players), variant=variant, laps=laps, blank=blank)
     settings = setup.settings()
     game = TopSpeed(settings, load_circuit(settings.circuit), load_deck(settings.deck))
     seated = [make_bot(kind, seed * 100 + seat, strength) for seat, kind in enumerate(seat_kinds(bots, players))]

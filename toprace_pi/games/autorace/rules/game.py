@@ -34,6 +34,8 @@ from toprace_pi.games.autorace.rules.board import BANNER, Board
 STALLED_ROUNDS = 3
 #: The decision of each set of seats choosing at once, made once: a playout asks at every step.
 _seats_decision = cache(Decision)
+#: In a copy made for a seat (:meth:`Autorace.conceal`), another seat's card laid face down: chosen, not shown.
+FACE_DOWN = -1
 
 
 class Phase(enum.Enum):
@@ -323,20 +325,31 @@ class Autorace:
         amount = self.bonuses[space]
         self.paid.add(space)
         self.bonuses[space] = 0
-        if len(seats) == 2:
-            fastest = max(cast(int, cards[s]) for s in seats)
-            seats = [s for s in seats if cards[s] == fastest]
-        elif len(seats) > 2:
+        if len(seats) > 2:
             onward = self.board.next_objective(space, passed)
             if onward is not None:
                 self.bonuses[onward] += amount
                 self.events.append(ev.BonusMovedOn(space, onward, amount))
                 return
-        share = amount // len(seats)  # what cannot be shared evenly stays with the bank
-        for seat in seats:
+            shares = self._divided(amount, seats, cards)
+        else:  # the faster of two takes it; two as fast split it (an odd dollar, never printed, to the bank)
+            fastest = max(cast(int, cards[s]) for s in seats)
+            seats = [s for s in seats if cards[s] == fastest]
+            shares = [amount // len(seats)] * len(seats)
+        for seat, share in zip(seats, shares, strict=True):
             if share:
                 self._pay_player(seat, share)
                 self.events.append(ev.BonusPaid(seat, space, share))
+
+    @staticmethod
+    def _divided(amount: int, seats: list[int], cards: Sequence[int | None]) -> list[int]:
+        """Each of ``seats``' share of ``amount`` on the last objective, divided as evenly as possible:
+        all of it goes out, shares differ by $1 at most. The odd dollars go to the fastest (the highest
+        card, the rules' own measure of who takes an objective), then in seat order (a reading: the rules
+        give the seats no order of their own)."""
+        share, odd = divmod(amount, len(seats))
+        first = sorted(seats, key=lambda seat: (-cast(int, cards[seat]), seat))[:odd]
+        return [share + (seat in first) for seat in seats]
 
     def _outs(self) -> None:
         """Seats with no number card left they may play, away from a filling station, are out of the
@@ -459,19 +472,29 @@ class Autorace:
     def seen_by(self, seat: int | None) -> Autorace:
         return cast(Autorace, SeatView(self, seat))
 
+    def conceal(self, seat: int | None) -> None:
+        """Take out, in place, what ``seat`` may not see: every other seat's card laid face down becomes
+        :data:`FACE_DOWN` (which card it is is all the seat does not see; a banner the rules laid for a
+        seat stays), and the log, which holds those cards, goes. It only assigns."""
+        self.log = []
+        for other, card in enumerate(self.sealed):
+            if other != seat and card is not None and self.playable(other):
+                self.sealed[other] = FACE_DOWN
+
     def clone(self) -> Self:
         return clone(self)
 
     def determinized(self, seat: int, rng: random.Random) -> Self:
-        """A game ``seat`` cannot tell from this one, for its search: a copy in which every
-        other seat's card laid face down is taken back, to be chosen again (which card it
-        was is all the seat does not see; a banner the rules lay for a seat stays). The
-        log, which holds the sealed cards, is left out of the copy; ``rng`` is not needed."""
+        """A game ``seat`` cannot tell from this one, for its search: a copy concealed from it
+        (:meth:`conceal`), with every card laid face down taken back, to be chosen again (the round
+        waits for those seats, even if every card was laid); ``rng`` is not needed."""
         world = self.clone()
-        world.log, world.events = [], []
+        world.conceal(seat)
+        world.events = []
         for other, card in enumerate(world.sealed):
-            if other != seat and card is not None and world.playable(other):
+            if card == FACE_DOWN:
                 world.sealed[other] = None
+                world.phase = Phase.CHOOSE
         return world
 
     def replayed(self, log: Sequence[Action | str]) -> Autorace:

@@ -9,7 +9,10 @@ from toprace_pi.core.colour import is_light as light_colour
 from toprace_pi.games.toprace.rules.cars import Car
 from toprace_pi.text import ordinal
 
-__all__ = ["OFF", "RGB", "WHITE", "is_dim", "is_light", "ordinal"]
+__all__ = ["GLOW", "OFF", "RGB", "WHITE", "is_dim", "is_light", "ordinal"]
+
+#: A space a car may end on, or one a broken-down car waits beside, is lit at this share of the car's colour.
+GLOW = 0.2
 
 
 def is_light(car: Car) -> bool:

@@ -36,7 +36,8 @@ import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE, is_dim, is_light, ordinal
+from toprace_pi.core.colour import dim
+from toprace_pi.games.toprace.render.palette import GLOW, OFF, RGB, WHITE, is_dim, is_light, ordinal
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.cars import Car
 from toprace_pi.games.toprace.rules.track import FINISH, LEFT, Space, Track
@@ -45,7 +46,7 @@ from toprace_pi.table.ansi import ColourMode, mode_of, paint
 __all__ = ["DEFAULT_WIDTH", "LEGEND", "ColourMode", "board_width", "render_track"]
 
 LEGEND = (
-    "Key: one character a space; spaces level with each other share a column.",
+    "Key: one character a space, level ones share a column; R a car, r broken down",
     ". straight  ( ) curve L/R  1-6 start  * may end, lit  | F finish, T1-T3 tips",
 )
 
@@ -90,6 +91,7 @@ def render_track(
     highlight = highlight or {}
     draw = _Cells(
         {space: car for car, space in board.at.items()} if board else {},
+        {wait.space: car for car, wait in board.waiting.items()} if board else {},
         highlight,
         lights or {},
         {car.rgb: car for car in cars},
@@ -201,9 +203,10 @@ def _lines(track: Track) -> list[tuple[str, float]]:
 
 @dataclass(frozen=True, slots=True)
 class _Cells:
-    """What each space shows: its light, else a car, a highlight or its mark."""
+    """What each space shows: its light, else a car, a highlight, a broken-down car or its mark."""
 
     cars: Mapping[int, Car]
+    waiting: Mapping[int, Car]
     highlight: Mapping[int, Car]
     lights: Mapping[int, RGB]
     by_light: Mapping[RGB, Car]
@@ -211,16 +214,25 @@ class _Cells:
 
     def of(self, space: Space) -> str:
         light = self.lights.get(space.index)
-        if light is not None and light != OFF:
-            return self._light(light)
-        return self._space(space)
+        if light is None or light == OFF or self._is_waiting_glow(space.index, light):
+            return self._space(space)
+        return self._light(light)
+
+    def _is_waiting_glow(self, index: int, light: RGB) -> bool:
+        """Whether the LED glows for the broken-down car waiting beside the space, which the strip
+        lights as it lights a legal end (a glow in the car's colour), so it is drawn as that car."""
+        waiting = self.waiting.get(index)
+        return waiting is not None and light == dim(waiting.rgb, GLOW)
 
     def _space(self, space: Space) -> str:
-        """A car beats a highlight, which beats a start number, which beats the plain mark."""
+        """A car beats a highlight, which beats a broken-down car beside the space (its letter in
+        lower case), which beats a start number, which beats the plain mark."""
         if (car := self.cars.get(space.index)) is not None:
             return _car_cell(car, self.mode)
         if (mover := self.highlight.get(space.index)) is not None:
-            return _star(mover, self.mode)
+            return _ink("*", mover, self.mode)
+        if (waiting := self.waiting.get(space.index)) is not None:
+            return _ink(waiting.letter.lower(), waiting, self.mode)
         if space.start is not None:
             return str(space.start)
         if space.is_curve:
@@ -253,10 +265,11 @@ def _car_cell(car: Car, mode: ColourMode) -> str:
     return paint(car.letter, mode, OFF if is_light(car) else WHITE, car.rgb)
 
 
-def _star(car: Car, mode: ColourMode) -> str:
-    """A possible end: a star in the car's colour, or white on black for a car
-    too dark to read on a dark terminal (the black car)."""
-    return paint("*", mode, WHITE, OFF) if is_dim(car) else paint("*", mode, car.rgb)
+def _ink(text: str, car: Car, mode: ColourMode) -> str:
+    """A possible end (a star) or a broken-down car (its letter in lower case): ``text``
+    in the car's colour, or white on black for a car too dark to read on a dark
+    terminal (the black car)."""
+    return paint(text, mode, WHITE, OFF) if is_dim(car) else paint(text, mode, car.rgb)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +283,7 @@ class _Mark:
 def _labels(layout: _Layout, finisher: Car | None, mode: ColourMode) -> list[_Mark]:
     """Each line's label above its marker; ``F*`` when a highlighted move may
     cross the finish."""
-    star = [] if finisher is None else [_star(finisher, mode)]
+    star = [] if finisher is None else [_ink("*", finisher, mode)]
     return [_Mark(column, list(label) + (star if label == "F" else [])) for label, column in layout.lines]
 
 
@@ -302,13 +315,18 @@ def _wrapped(texts: list[str], width: int) -> list[str]:
 
 
 def _heading(track: Track) -> str:
+    """The track's name and how many spaces each lane has up to the finish line (the spaces a
+    car counts: a curve gives its lanes different numbers): ``to the finish, a 54 spaces, b 62``."""
     shape = " (reconstructed layout)" if track.reconstructed else ""
-    finish = f"{track.finish_line:g}"
-    return f"{track.name}{shape}: {len(track.spaces)} spaces in {track.lanes} lanes, finish at {finish}"
+    counts = [sum(s.lane == lane and s.front <= track.finish_line + EPS for s in track.spaces)
+              for lane in range(track.lanes)]
+    lanes = ", ".join(f"{_lane_letter(lane)} {count}{' spaces' if lane == 0 else ''}"
+                      for lane, count in enumerate(counts))
+    return f"{track.name}{shape}: to the finish, {lanes}"
 
 
 def _aside(track: Track, board: Board) -> list[str]:
-    """What the rows cannot show: broken-down cars and the finishing order."""
+    """What the rows cannot show: whom each broken-down car waits for, and the finishing order."""
     lines = [
         f"{car} waits beside {track.space_id(wait.space)} for {wait.chaser}"
         for car, wait in sorted(board.waiting.items())

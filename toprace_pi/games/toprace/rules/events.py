@@ -74,8 +74,11 @@ class CarMoved:
     points: int | None
 
     def text(self, names: Sequence[str]) -> str:
+        """``Yellow moves 6 spaces: a9 -> a11``: the spaces counted are said, as the ids need not differ
+        by as many (a lane change, a curve's narrowing); a sprint ends level with a car, not by a count."""
         lost = f" ({self.points - self.steps} forfeited, blocked)" if self.points and self.steps < self.points else ""
-        return f"{self.car} {self.frm} -> {self.to}{lost}"
+        how = "sprints" if self.points is None else f"moves {self.steps} space{'' if self.steps == 1 else 's'}"
+        return f"{self.car} {how}: {self.frm} -> {self.to}{lost}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +140,11 @@ class RaceEnded:
     def text(self, names: Sequence[str]) -> str:
         order = ", ".join(f"{ordinal(i)} {car}" for i, car in enumerate(self.placements, 1))
         return f"Race {self.race} over ({self.reason}): {order}"
+
+    def prize_money(self, names: Sequence[str]) -> str:
+        """Who won prize money with their cars, and how much: ``""`` when no car had an owner (the Stocks
+        variant, whose cars pay through their stocks), so that no line of zeros follows the stocks' payouts."""
+        return ", ".join(f"{name} {money(paid)}" for name, paid in zip(names, self.payouts, strict=True) if paid)
 
 
 @dataclass(frozen=True, slots=True)

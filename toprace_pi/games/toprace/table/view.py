@@ -4,7 +4,7 @@ may go, a blinking cursor, the placements, and whose turn it is."""
 from __future__ import annotations
 
 from toprace_pi.core.colour import dim
-from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE
+from toprace_pi.games.toprace.render.palette import GLOW, OFF, RGB, WHITE
 from toprace_pi.games.toprace.rules import (
     Breakdown,
     Car,
@@ -22,8 +22,6 @@ from toprace_pi.hardware.profile import Profile
 
 #: How long the cursor stays lit, then dark (seconds).
 BLINK = 0.4
-#: Legal end spaces glow at this share of the car's colour.
-GLOW = 0.2
 
 
 class TableView:

@@ -1,7 +1,7 @@
-"""TOP SPEED's circuit in the terminal: the loop unrolled into one row of characters (one a space,
-from space 0 just after the finish line ``|``), each car by its letter in its colour above its
-space (lower case while lapped), the lap counter and the flags and safety car's state, and a
-scoreboard. Drawn from a spectator's view (:meth:`TopSpeed.view` of ``None``): no deck, no card
+"""TOP SPEED's circuit in the terminal: under a title and a key, the loop unrolled into one row of
+characters (one a space, from space 0 just after the finish line ``|``), each car by its letter in its
+colour above its space (lower case while lapped), the lap counter and the flags and safety car's state,
+and a scoreboard. Drawn from a spectator's view (:meth:`TopSpeed.view` of ``None``): no deck, no card
 kept apart reaches the screen."""
 
 from __future__ import annotations
@@ -11,14 +11,18 @@ from typing import Any
 
 from toprace_pi.games.topspeed.render.palette import seat_cars
 from toprace_pi.games.topspeed.rules.cards import Kind
+from toprace_pi.games.topspeed.rules.events import safety_car_rounds
 from toprace_pi.table.ansi import ColourMode, mode_of, paint
 
 PLAIN, LINE = ".", "|"
+#: What the marks mean (the board has no other legend): within 80 columns.
+KEY = (f"Key: {PLAIN} a space, from the finish line {LINE} on; the ruler counts the spaces in tens",
+       "R a car above its space; r (lower case) a lapped car, a lap behind the leader")
 View = Mapping[str, Any]
 
 
 def render_board(view: View, names: Sequence[str], spaces: int, *, colour: ColourMode | bool = True) -> str:
-    """The heading, the cars' row, the track with the finish line and the state of the race."""
+    """The title and the key, the cars' row, the track with the finish line and the state of the race."""
     mode = mode_of(colour)
     cars = [" "] * spaces
     if view["stage"] in ("RACE", "OVER"):
@@ -28,6 +32,8 @@ def render_board(view: View, names: Sequence[str], spaces: int, *, colour: Colou
     track = PLAIN * spaces
     ruler = "".join(str(space // 10) if space % 10 == 0 else " " for space in range(spaces))
     return "\n".join([
+        f"TOP SPEED: the circuit unrolled into one row of {spaces} spaces",
+        *KEY,
         f"{LINE} {''.join(cars)}",
         f"{LINE} {track}",
         f"{LINE} {ruler}",
@@ -45,7 +51,7 @@ def state_line(view: View) -> str:
     elif view["yellow_flags"]:
         parts.append("one Yellow Flag on the table")
     if view["under_safety_car"] or view["safety_car_rounds"]:
-        parts.append(f"SAFETY CAR out ({view['safety_car_rounds']} more rounds after this)")
+        parts.append(f"SAFETY CAR out ({safety_car_rounds(view['safety_car_rounds'])})")
     if view["chaotic_weather"]:
         parts.append("chaotic weather")
     return "; ".join(parts)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import chain, repeat
 from operator import attrgetter
@@ -106,6 +106,15 @@ def card_of(word: str) -> Card:
     return Card(kind)
 
 
+def extra_card(word: str) -> Card:
+    """The card a word names for the blank card to play as; an :class:`IllegalActionError` for a word that
+    names no card, or the blank itself."""
+    card = card_of(word)
+    if card.kind is Kind.BLANK:
+        raise IllegalActionError("the blank card plays as another card, not as a blank")
+    return card
+
+
 def pit_stop_spaces(damage: Iterable[Card]) -> int:
     """The spaces a pit stop takes a car back with the damage row ``damage``."""
     return PIT_STOP_SPACES + PIT_STOP_SPACES_PER_ENGINE * sum(card.kind is Kind.ENGINE_TROUBLE for card in damage)
@@ -153,6 +162,11 @@ class Deck:
         if not blank_card:
             out += [card for card in self.cards if card.kind is Kind.BLANK]
         return take_out(self.cards, out, f"the {race} race")
+
+    def with_blank_as(self, card: Card) -> Deck:
+        """This deck with its blank card played as ``card`` (an extra card agreed before the race), in the
+        blank's place: a physical deck's blank minicard, known by its place in the file, reads as ``card``."""
+        return replace(self, cards=tuple(card if kept.kind is Kind.BLANK else kept for kept in self.cards))
 
     def composition(self, cards: Iterable[Card] | None = None) -> dict[str, int]:
         """Card word -> copies, in the file's order."""

@@ -20,6 +20,18 @@ def spaces(count: int) -> str:
     return f"{count} space{'' if count == 1 else 's'}"
 
 
+def safety_car_rounds(after: int) -> str:
+    """The safety car's rounds after the one being played, in words: for the news and the boards."""
+    return f"{after} more round{'' if after == 1 else 's'} to come" if after else "its last round"
+
+
+def laps_on(laps: int) -> str:
+    """Where a move ends against the lap it began in (``laps`` lines crossed, backward < 0), in words."""
+    if laps in (1, -1):
+        return " of the next lap" if laps > 0 else " of the lap before"
+    return f", {abs(laps)} laps {'on' if laps > 0 else 'back'}" if laps else ""
+
+
 @dataclass(frozen=True, slots=True)
 class Shuffled:
     seat: int
@@ -58,9 +70,7 @@ class RoundStarted:
     safety_car_after: int = 0
 
     def text(self, names: Sequence[str]) -> str:
-        after = (f", {self.safety_car_after} more to come" if self.safety_car_after
-                 else ", its last round")
-        behind = f", behind the safety car{after}" if self.safety_car else ""
+        behind = f", behind the safety car, {safety_car_rounds(self.safety_car_after)}" if self.safety_car else ""
         return f"Round {self.round}: lap {self.lap} of {self.laps}{behind}"
 
 
@@ -111,13 +121,19 @@ class Passed:
 
 @dataclass(frozen=True, slots=True)
 class OutOfRound:
-    """A second trouble card identical to one in the row: no more draws, no movement this round."""
+    """A second trouble card identical to one in the row: no more draws, and the row's points count for
+    nothing; a Drive Through pair sends the car ``back`` spaces in the movement phase instead (0 in the
+    qualifying, where no car moves)."""
 
     seat: int
     kind: Kind
+    back: int = 0
 
     def text(self, names: Sequence[str]) -> str:
-        return f"{names[self.seat]} has two {self.kind.title} cards: done for the round, no movement"
+        done = f"{names[self.seat]} has two {self.kind.title} cards: done for the round"
+        if self.back:
+            return f"{done}, no move on the cards; the penalty takes the car {spaces(self.back)} back"
+        return f"{done}, no movement"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +185,10 @@ class TableCards:
         return "Two blank cards on the table: the chaotic weather is over"
 
 
+#: A move's reason as the news words it, where its key alone would not say it.
+_WHY = {"drive through": "the Drive Through penalty"}
+
+
 @dataclass(frozen=True, slots=True)
 class Moved:
     """A car's move, in spaces of the circuit; ``wanted`` is how far it was to go (backward < 0)."""
@@ -182,19 +202,22 @@ class Moved:
     why: str
     #: Held up by the Yellow Flags: with overtaking allowed the car would have gone further.
     no_overtaking: bool = False
+    #: The finish lines crossed on the way (backward < 0): the spaces alone do not tell a lap or more.
+    laps: int = 0
 
     def text(self, names: Sequence[str]) -> str:
         who = names[self.seat]
+        where = f"space {self.start} to {self.end}{laps_on(self.laps)}"
         if self.why == "safety car":
-            return f"{who} closes up behind the safety car: space {self.start} to {self.end}"
+            return f"{who} closes up behind the safety car: {where}"
         way = "forward" if self.moved >= 0 else "back"
-        notes = [] if self.why == "cards" else [self.why]
+        notes = [_WHY.get(self.why, self.why)] if self.why != "cards" else []
         if abs(self.moved) != abs(self.wanted):
             notes.append(self._other_distance())
         said = f" ({'; '.join(notes)})" if notes else ""
         if not self.moved:
             return f"{who} stays on space {self.start}{said}"
-        return f"{who} goes {spaces(abs(self.moved))} {way}{said}: space {self.start} to {self.end}"
+        return f"{who} goes {spaces(abs(self.moved))} {way}{said}: {where}"
 
     def _other_distance(self) -> str:
         """Why the car went another distance than its cards or its penalty said: held up by a car

@@ -51,6 +51,7 @@ from toprace_pi.games.topspeed.rules.cards import (
     Deck,
     Kind,
     card_of,
+    extra_card,
     pit_stop_spaces,
     word_of,
 )
@@ -99,6 +100,12 @@ class Settings:
     blank_card: bool = False
     circuit: str = "montmelo"
     deck: str = "standard"
+    #: The card the blank card plays as in every deck (its word: "safety_car", "2"), agreed before the race:
+    #: one more of that card; "": the blank is not played as a card.
+    blank_as: str = ""
+    #: The blank stands in for a lost or damaged ``blank_as`` instead: the decks hold as many of that card
+    #: as their file says (what changes is only the card a physical blank minicard is read as).
+    blank_replaces: bool = False
 
     def __post_init__(self) -> None:
         if len(set(self.players)) < len(self.players) or not all(self.players):
@@ -109,6 +116,30 @@ class Settings:
             raise IllegalActionError(f"the race type is one of {', '.join(RACE_TYPES)}, not {self.race!r}")
         if self.removed and self.race != "custom":
             raise IllegalActionError("only a custom race names the cards it takes out of the decks")
+        if self.blank_as or self.blank_replaces:
+            self._check_blank_as()
+
+    def _check_blank_as(self) -> None:
+        """The blank card is one thing at a time: a card (one more, or in place of a lost one), or chaotic
+        weather."""
+        if not self.blank_as:
+            raise IllegalActionError("the blank card replaces a lost card only when that card is named")
+        try:
+            extra_card(self.blank_as)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"the card the blank card plays as: {exc}") from None
+        if self.blank_card:
+            raise IllegalActionError("the blank card is either chaotic weather or a card, not both")
+
+    def race_deck(self, deck: Deck) -> Deck:
+        """``deck`` as this race reads it: the blank card as the card it plays as, if one was agreed."""
+        return deck.with_blank_as(extra_card(self.blank_as)) if self.blank_as else deck
+
+    def race_cards(self, deck: Deck) -> tuple[Card, ...]:
+        """The cards each player races with out of ``deck``: those of the race type, with the blank card as
+        one card more if it is an extra card (as a replacement it adds none: it is the lost card)."""
+        played = deck if self.blank_replaces else self.race_deck(deck)
+        return played.for_race(self.race, self.removed, self.blank_card)
 
 
 class TopSpeed:
@@ -134,9 +165,9 @@ class TopSpeed:
             raise IllegalActionError(f"TOP SPEED is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
         if circuit.spaces <= count:
             raise IllegalActionError(f"{circuit.name} has {circuit.spaces} spaces: too few for {count} cars")
-        self.settings, self.circuit, self.deck = settings, circuit, deck
+        self.settings, self.circuit, self.deck = settings, circuit, settings.race_deck(deck)
         self.names = tuple(settings.players)
-        cards = deck.for_race(settings.race, settings.removed, settings.blank_card)
+        cards = settings.race_cards(deck)
         seats = range(count)
         #: Each seat's draw deck, top card last (before a shuffle in the deck file's order), row, discard
         #: pile and damage row. Each is a tuple, replaced when it changes: a clone shares them.
@@ -539,7 +570,8 @@ class TopSpeed:
         """Two identical trouble cards: no more draws and no movement; a Tire or Engine pair leaves
         one of the two in the damage row."""
         self.out_by[seat] = kind
-        self.events.append(ev.OutOfRound(seat, kind))
+        penalty = kind is Kind.DRIVE_THROUGH and self.stage is Stage.RACE
+        self.events.append(ev.OutOfRound(seat, kind, DRIVE_THROUGH_SPACES if penalty else 0))
         if kind in DAMAGE:
             *rest, card = self.rows[seat]
             self.rows[seat] = tuple(rest)
@@ -594,7 +626,7 @@ class TopSpeed:
             end = circuit.backward(start, -spaces, others)
         self.progress[seat] = end
         self.events.append(ev.Moved(seat, circuit.space(start), circuit.space(end), end - start, spaces, why,
-                                    flagged))
+                                    flagged, circuit.lap(end) - circuit.lap(start)))
         return end - start
 
     def _count_laps(self, seat: int) -> None:
@@ -621,7 +653,8 @@ class TopSpeed:
             if end > start:
                 self.progress[seat] = end
                 self.events.append(ev.Moved(seat, self.circuit.space(start), self.circuit.space(end),
-                                            end - start, end - start, "safety car"))
+                                            end - start, end - start, "safety car",
+                                            laps=self.circuit.lap(end) - self.circuit.lap(start)))
 
     def _clear_rows(self) -> None:
         """The played cards (not the damage row) onto each player's own discard pile."""
@@ -750,23 +783,34 @@ class TopSpeed:
     def clone(self) -> Self:
         return clone(self)
 
+    def conceal(self, seat: int | None) -> None:
+        """Take out, in place, what ``seat`` may not see: every deck is put in the deck file's order
+        (nobody knows a deck's order); each other seat's card kept apart or just drawn goes back into
+        its deck and a stand-in comes out, the first green card in that order (so every count stays);
+        the log, which holds the shuffles, goes. It only assigns."""
+        self.log = []
+        for other in range(len(self.names)):
+            self._redraw_deck(other, other != seat, None)
+
     def determinized(self, seat: int, rng: random.Random) -> Self:
-        """A game ``seat`` cannot tell from this one, for its search: a copy with every deck
-        shuffled anew with ``rng`` (nobody knows a deck's order), and each other seat's card
-        kept apart or just drawn drawn anew among the green cards of that deck. The log,
-        which holds the shuffles, is left out of the copy."""
+        """A game ``seat`` cannot tell from this one, for its search: a copy concealed from it
+        (:meth:`conceal`), with every deck shuffled anew with ``rng`` and each other seat's card
+        kept apart or just drawn drawn anew among the green cards of that deck."""
         world = self.clone()
-        world.log, world.events = [], []
+        world.conceal(seat)
+        world.events = []
         for other in range(len(self.names)):
             world._redraw_deck(other, other != seat, rng)
         return world
 
-    def _redraw_deck(self, seat: int, secrets: bool, rng: random.Random) -> None:
-        """``seat``'s deck shuffled, with its kept and drawn cards (``secrets``) among it first."""
+    def _redraw_deck(self, seat: int, secrets: bool, rng: random.Random | None) -> None:
+        """``seat``'s deck shuffled with ``rng`` (``None``: in the file's order), with its kept and
+        drawn cards (``secrets``) among it first and drawn again from it."""
         held = (self.kept, self.drawn) if secrets else ()
         apart = [card for secret in held if (card := secret[seat]) is not None]
         cards = list(self.deck.in_file_order([*self.decks[seat], *apart]))
-        rng.shuffle(cards)
+        if rng is not None:
+            rng.shuffle(cards)
         for secret in held:
             if secret[seat] is not None:
                 secret[seat] = cards.pop(next(i for i, card in enumerate(cards) if card.is_green))

@@ -57,6 +57,7 @@ def build_demo_table(
     *,
     laps: int = 10,
     variant: str = "normal",
+    blank: str = "",
     seed: int = 0,
     names: Sequence[str] | None = None,
     say: Callable[[str], None] = print,
@@ -71,7 +72,7 @@ def build_demo_table(
     """Wire the simulated devices, the controller and the view for one demo race. News goes to
     ``say``, prompts to ``ask``, engine events to ``announce`` (by default said as the table says them);
     a journal at ``journal`` (an earlier one there is archived)."""
-    setup = TableGame(players=tuple(names or player_names(players)), variant=variant, laps=laps)
+    setup = TableGame(players=tuple(names or player_names(players)), variant=variant, laps=laps, blank=blank)
     settings, game = setup.new_game()
     if journal is not None and journal.exists():
         archive_and_prune(journal)
@@ -118,6 +119,7 @@ def run_demo(
     players: int = 4,
     laps: int = 10,
     variant: str = "normal",
+    blank: str = "",
     seed: int = 0,
     bots: str | Sequence[str] = "sensible",
     strength: str | None = None,
@@ -142,8 +144,10 @@ def run_demo(
     side = TopSpeedTable()
     if journal is not None:
         screen.news(f"the race's journal: {journal} (the {KEPT_ARCHIVES} before it are kept beside it)")
-    demo = build_demo_table(players, laps=laps, variant=variant, seed=seed, names=names, say=screen.news,
-                            ask=(lambda text: screen.news(text)) if seats else (lambda _: None), journal=journal,
+    # No prompt is news: it is the asked seat's own (a bot's names the green card it may keep apart);
+    # a human reads theirs in the panel.
+    demo = build_demo_table(players, laps=laps, variant=variant, blank=blank, seed=seed, names=names, say=screen.news,
+                            ask=lambda _: None, journal=journal,
                             announce=lambda event: screen.news(side.announcement(event, names) or ""),
                             console=console, pages=pages)
 
