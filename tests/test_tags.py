@@ -201,6 +201,17 @@ class TestEnrolment:
         assert walk.enrolled[16].record == "toprace card 17"
         assert walk.offer(laid(uid(99))) == ""
 
+    def test_a_walk_resumed_says_all_of_its_items_are_enrolled_at_its_end(self):
+        registry = TagRegistry(vocabulary=VOCAB)
+        registry.add(uid(100), ("car", BLUE))
+        registry.add(uid(101), ("car", RED))
+        walk = enrolment("cars", known=registry)
+        assert walk.resume() == 2
+        for n, car in enumerate(c for c in CARS if c not in (BLUE, RED)):
+            walk.offer(laid(uid(n)))
+            walk.offer(TagLifted("cars", uid(n)))
+        assert walk.done and walk.prompt == f"all {len(CARS)} tags are enrolled"  # not only the 4 of this run
+
     def test_a_tag_enrolled_already_is_refused_and_the_card_still_asked_for(self):
         deck = load_deck()
         walk = enrolment("cards", deck)

@@ -250,7 +250,7 @@ class Enrolment(Generic[Ident]):
     @property
     def prompt(self) -> str:
         if self.done:
-            return f"all {len(self._wanted)} tags are enrolled"
+            return f"all {self.total} tags are enrolled"
         return f"scan {self.vocabulary.describe(self._wanted[len(self._enrolled)])}"
 
     def offer(self, event: Event) -> str:

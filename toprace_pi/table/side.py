@@ -23,7 +23,9 @@ NOTHING_TO_UNDO = "there is nothing to take back"
 
 
 class GameView(Protocol):
-    """Composes the LED strip's frames for one board."""
+    """Composes the LED strip's frames for one board (its ``profile``: where each LED lies)."""
+
+    profile: Any
 
     def frame(self, game: Any, choice: Choice | None, now: float) -> list[RGB]: ...
 
@@ -90,7 +92,7 @@ class GameTable(Protocol):
     def finish_place(self, event: Any) -> int | None:
         """The place of a finish the event tells (the table plays its fanfare), else ``None``."""
 
-    def terminal(self, game: Any, profile: Any, lights: Sequence[RGB], *, colour: ColourMode,
+    def terminal(self, game: Any, profile: Any, lights: Sequence[RGB], *, colour: ColourMode | bool,
                  width: int) -> tuple[str, list[str]]:
         """The game drawn in a terminal ``width`` wide (or the least the board takes) as the demo draws it,
         with nothing in it that a seat keeps secret: the board, with the strip's ``lights`` (on ``profile``)

@@ -22,7 +22,6 @@ from toprace_pi.core.colour import RGB
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.autorace.bots import make_bot
 from toprace_pi.games.autorace.data import DEFAULT_BOARD, load_board
-from toprace_pi.games.autorace.render.terminal import MIN_WIDTH, render_board, scoreboard
 from toprace_pi.games.autorace.rules import Autorace, Board
 from toprace_pi.games.autorace.rules.events import Event, dollars
 from toprace_pi.games.autorace.settings import TableGame
@@ -178,10 +177,10 @@ def run_demo(
     def draw() -> None:
         nonlocal shown_round
         game = demo.controller.game
-        view = game.view(None)  # a spectator's: no sealed card in it
-        board = render_board(game.board, view, names, colour=colour, width=max(screen.width, MIN_WIDTH))
+        board, scores = demo.controller.side.terminal(game, demo.table.view.profile, demo.strip.last, colour=colour,
+                                                      width=screen.width)
         this_round = (game.game_number, game.round)
-        screen.show(board, scoreboard(game.board, view, names), console.panel() if console else [],
+        screen.show(board, scores, console.panel() if console else [],
                     new_turn=this_round != shown_round or game.is_over)
         shown_round = this_round
 

@@ -113,7 +113,7 @@ class AutoraceTable:
         """A figure on the last space wins the race: the fanfare of a first place."""
         return 1 if isinstance(event, ev.GameEnded) and event.reason == "finish" else None
 
-    def terminal(self, game: Autorace, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode,
+    def terminal(self, game: Autorace, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode | bool,
                  width: int) -> tuple[str, list[str]]:
         """The track and the standings from a spectator's view: no sealed card in them."""
         from toprace_pi.games.autorace.render.terminal import MIN_WIDTH, render_board, scoreboard  # when asked

@@ -20,8 +20,7 @@ from toprace_pi.games.toprace.bots import make_bot
 from toprace_pi.games.toprace.data import DEFAULT_DECK, load_deck, load_track
 from toprace_pi.games.toprace.render.frames import FrameWriter
 from toprace_pi.games.toprace.render.palette import RGB
-from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, render_track
-from toprace_pi.games.toprace.report import event_line, event_lines, scoreboard
+from toprace_pi.games.toprace.report import event_line, event_lines
 from toprace_pi.games.toprace.rules import (
     Action,
     ChooseJoker,
@@ -414,10 +413,9 @@ def run_demo(
         nonlocal shown_turn
         game = demo.controller.game
         turn = (game.race, sum(isinstance(a, (PlayCard, Pass)) for a in game.log))
-        lights = lights_by_space(profile, track, demo.strip.last)
-        board = render_track(track, colour=colour, lights=lights, cars=game.cars, board=game.board,
-                             width=max(screen.width, MIN_WIDTH))
-        screen.show(board, scoreboard(game), console.panel(screen.width - 1) if console else [],
+        board, scores = demo.controller.side.terminal(game, profile, demo.strip.last, colour=colour,
+                                                      width=screen.width)
+        screen.show(board, scores, console.panel(screen.width - 1) if console else [],
                     new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
         shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn
 

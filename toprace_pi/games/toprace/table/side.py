@@ -179,14 +179,15 @@ class TopRaceTable:
     def finish_place(self, event: GameEvent) -> int | None:
         return event.place if isinstance(event, CarFinished) else None
 
-    def terminal(self, game: Game, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode,
+    def terminal(self, game: Game, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode | bool,
                  width: int) -> tuple[str, list[str]]:
         """The track with the cars and what the strip lights under its spaces; the standings (no hand in them)."""
         from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, render_track  # for a terminal, when asked
         from toprace_pi.games.toprace.report import scoreboard
 
         lit = lights_by_space(profile, game.track, list(lights)) if lights else {}
-        board = render_track(game.track, colour=colour, lights=lit, cars=game.cars, width=max(width, MIN_WIDTH))
+        board = render_track(game.track, colour=colour, lights=lit, cars=game.cars, board=game.board,
+                             width=max(width, MIN_WIDTH))
         return board, scoreboard(game)
 
 

@@ -19,7 +19,6 @@ from toprace_pi.core.bots import shown_to
 from toprace_pi.core.colour import RGB
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.topspeed.bots import make_bot
-from toprace_pi.games.topspeed.render.terminal import render_board, scoreboard
 from toprace_pi.games.topspeed.rules import TopSpeed
 from toprace_pi.games.topspeed.rules.events import Event
 from toprace_pi.games.topspeed.settings import TableGame
@@ -152,10 +151,10 @@ def run_demo(
                             console=console, pages=pages)
 
     def draw() -> None:
-        game = demo.controller.game
-        view = game.view(None)
-        screen.show(render_board(view, names, game.circuit.spaces, colour=colour), scoreboard(view, names),
-                    console.panel() if console else [], new_turn=True)
+        table = demo.table
+        board, scores = table.controller.side.terminal(table.controller.game, table.view.profile, demo.strip.last,
+                                                       colour=colour, width=screen.width)
+        screen.show(board, scores, console.panel() if console else [], new_turn=True)
 
     players_at_table = DemoPlayers(kinds, seed, humans=[*seats, *remote], strength=strength)
     game, ended = watch_demo(demo, players_at_table, draw, delay=delay, screen=screen,

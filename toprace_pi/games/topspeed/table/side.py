@@ -139,7 +139,7 @@ class TopSpeedTable:
     def finish_place(self, event: ev.Event) -> int | None:
         return 1 if isinstance(event, ev.RaceEnded) else None
 
-    def terminal(self, game: TopSpeed, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode,
+    def terminal(self, game: TopSpeed, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode | bool,
                  width: int) -> tuple[str, list[str]]:
         """The circuit and the standings from a spectator's view: no deck's order, no card in a hand."""
         from toprace_pi.games.topspeed.render.terminal import render_board, scoreboard  # for a terminal, when asked
