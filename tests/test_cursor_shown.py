@@ -82,3 +82,22 @@ class _NoKeys:
     def close(self) -> None:
         pass
 
+
+
+def test_the_terminal_board_draws_the_cursor_apart_from_the_car():
+    """The strip lights the cursor's space in the moving car's full colour; the terminal draws it as ``@`` in
+    that colour, not as a second car's letter, and every car still once by its letter."""
+    demo = build_demo_table(load_track("turbo-town"), 3, seed=5, say=lambda _: None, clock=lambda: 0.0)
+    bots = DemoPlayers(["greedy"] * 3, 5)
+    try:
+        while not ends_on_offer(demo):
+            bots.act(demo)
+        controller = demo.controller
+        board, _ = controller.side.terminal(controller.game, demo.table.view.profile, demo.strip.last, colour=False,
+                                            width=120)
+        rows = [line for line in board.splitlines() if line[:2] in ("a ", "b ", "c ", "d ")]
+        cells = "".join(line[3:] for line in rows)
+        assert cells.count("@") == 1
+        assert all(cells.count(car.letter) == 1 for car in controller.game.board.at)
+    finally:
+        demo.close()

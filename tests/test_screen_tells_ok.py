@@ -80,8 +80,8 @@ def toprace_cursor(lines: list[str]) -> Cursor | None:
     for line in panel:
         if (question := QUESTION.match(line)) and marked is not None:
             return Cursor("question: " + question["text"], marked)
-        if line.startswith(f"{NAME}: lay a speed card") and marked is not None:
-            return Cursor("hand", marked)
+        if line.startswith(f"{NAME}: lay a speed card") or line.startswith(f"{NAME}: no speed card may be laid"):
+            return Cursor("hand", marked) if marked is not None else None
         if TRADE.match(line) and marked is not None:
             return Cursor("trade", marked)
         if choice := CHOICE.match(line):

@@ -116,6 +116,14 @@ class TestPitStopAtTheTable:
         assert game.log[-1] == ClaimPitStop() and game.pit_waiting[1] == [20]
         assert any("Ben" in s and "pit stop" in s for s in out.said[-4:])
 
+    def test_a_turn_that_must_collect_a_pit_stop_card_says_no_card_may_be_laid(self):
+        controller, out, clock = self.in_the_window()
+        controller.handle(pit(1))  # Ben claims Anna's #20
+        controller.tick(clock.now + CLAIM_WINDOW)
+        game = controller.game
+        assert game.to_move == 1 and game.playable_cards() == []
+        assert controller.prompt.startswith("Ben: no speed card may be laid this turn; NEXT/OK for collect #20")
+
     def test_a_window_nobody_claims_in_closes_by_itself(self):
         controller, out, clock = self.started()
         game = controller.game

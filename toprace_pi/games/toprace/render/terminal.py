@@ -47,7 +47,8 @@ __all__ = ["DEFAULT_WIDTH", "LEGEND", "ColourMode", "board_width", "render_track
 
 LEGEND = (
     "Key: one character a space, level ones share a column; R a car, r broken down",
-    ". straight  ( ) curve L/R  1-6 start  * may end, lit  | F finish, T1-T3 tips",
+    ". straight  ( ) curve L/R  1-6 start  | F finish, T1-T3 tips",
+    "* the car may end here, lit  @ the cursor: where OK moves it",
 )
 
 DEFAULT_WIDTH = 80
@@ -216,6 +217,9 @@ class _Cells:
         light = self.lights.get(space.index)
         if light is None or light == OFF or self._is_waiting_glow(space.index, light):
             return self._space(space)
+        car = self.by_light.get(light)
+        if car is not None and space.index not in self.cars:
+            return _ink("@", car, self.mode)  # a car's full colour on an empty space: the cursor, where OK moves it
         return self._light(light)
 
     def _is_waiting_glow(self, index: int, light: RGB) -> bool:

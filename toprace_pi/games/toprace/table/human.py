@@ -258,7 +258,7 @@ class HumanConsole(Device):
         cars = ", ".join(str(c) for c in sorted(game.cars_of(seat))) or "no cars"
         lines = [f"{game.names[seat]} (you): {money(game.money[seat])}; {cars}"]
         hand = self.hand() if asked is not None and self.question is None else None
-        if hand is None:
+        if hand is None or len(hand.cards) < len(game.hands[seat]):  # (none may be laid: a pit stop to collect)
             lines.extend(hand_lines(game, seat, width))
         if self.question is not None:
             lines.extend(self.question.lines())

@@ -123,6 +123,8 @@ class TopRaceTable:
         current = choice.label if choice is not None else ""
         if game.phase is Phase.PLAY_CARD:
             may_pass = " or press PASS" if Pass() in game.legal_actions() else ""
+            if choice is not None and not game.playable_cards():  # a pit stop card waits to be collected
+                return f"{who}: no speed card may be laid this turn; NEXT/OK for {current}"
             other = f"; or NEXT/OK for {current}" if choice is not None else ""
             return f"{who}: lay a speed card on the discard pile{may_pass}{other}"
         if game.phase is TIP:
