@@ -9,11 +9,12 @@ import random
 import pytest
 
 from toprace_pi.games.toprace.data import load_track
+from toprace_pi.games.toprace.render.palette import OFF
 from toprace_pi.games.toprace.rules import MoveCar, ReturnCar
 from toprace_pi.games.toprace.rules.track import FINISH_ID
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.games.toprace.table.human import HumanConsole, Question
-from toprace_pi.games.toprace.table.view import lights_by_space
+from toprace_pi.games.toprace.table.view import BLINK, lights_by_space
 
 
 def lit_ends(demo) -> dict[int, tuple[int, int, int]]:
@@ -99,5 +100,25 @@ def test_the_terminal_board_draws_the_cursor_apart_from_the_car():
         cells = "".join(line[3:] for line in rows)
         assert cells.count("@") == 1
         assert all(cells.count(car.letter) == 1 for car in controller.game.board.at)
+    finally:
+        demo.close()
+
+
+def test_the_pictures_of_the_table_show_the_cursor_whatever_the_blink():
+    """A terminal or a picture is drawn once a step, not at the blink's pace: it shows the cursor lit, at
+    whatever moment of the blink it is drawn (the strip itself shows it dark half the time)."""
+    now = [0.0]
+    demo = build_demo_table(load_track("turbo-town"), 3, seed=5, say=lambda _: None, clock=lambda: now[0])
+    bots = DemoPlayers(["greedy"] * 3, 5)
+    try:
+        while not ends_on_offer(demo):
+            bots.act(demo)
+        now[0] = BLINK  # the cursor's dark half
+        demo.step()
+        cursor = demo.controller.choice.current
+        index = demo.controller.game.track.index(cursor.to)
+        assert lit_ends(demo)[index] == OFF
+        lights = lights_by_space(demo.table.view.profile, demo.controller.game.track, demo.table.steady())
+        assert lights[index] == cursor.car.rgb
     finally:
         demo.close()

@@ -207,7 +207,7 @@ class TerminalTable:
         if shown == self._shown:
             return
         self._shown = shown
-        board, standings = self.side.terminal(game, self.profile, table.strip.last or [], colour=self.colour,
+        board, standings = self.side.terminal(game, self.profile, table.steady(), colour=self.colour,
                                               width=self.screen.width)
         self.screen.show(board, standings, [self.key_map.help], new_turn=True)
 

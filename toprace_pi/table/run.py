@@ -189,6 +189,12 @@ class Table:
         self.strip.show(self.view.frame(game, self.controller.choice, self.clock()))
         self._shown = self.controller.inputs
 
+    def steady(self) -> list[RGB]:
+        """The strip's frame as a picture of the table shows it: what blinks or moves caught at its first
+        moment (a terminal is redrawn at each step, not at the blink's pace: a cursor drawn from the
+        strip itself would be there or not by chance)."""
+        return self.view.frame(self.controller.game.seen_by(None), self.controller.choice, 0.0)
+
     def close(self) -> None:
         for slot in self.readers:
             slot.close()

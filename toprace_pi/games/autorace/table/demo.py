@@ -177,8 +177,9 @@ def run_demo(
     def draw() -> None:
         nonlocal shown_round
         game = demo.controller.game
-        board, scores = demo.controller.side.terminal(game, demo.table.view.profile, demo.strip.last, colour=colour,
-                                                      width=screen.width)
+        table = demo.table
+        board, scores = table.controller.side.terminal(game, table.view.profile, table.steady(), colour=colour,
+                                                       width=screen.width)
         this_round = (game.game_number, game.round)
         screen.show(board, scores, console.panel() if console else [],
                     new_turn=this_round != shown_round or game.is_over)

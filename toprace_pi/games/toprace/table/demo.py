@@ -413,7 +413,7 @@ def run_demo(
         nonlocal shown_turn
         game = demo.controller.game
         turn = (game.race, sum(isinstance(a, (PlayCard, Pass)) for a in game.log))
-        board, scores = demo.controller.side.terminal(game, profile, demo.strip.last, colour=colour,
+        board, scores = demo.controller.side.terminal(game, profile, demo.table.steady(), colour=colour,
                                                       width=screen.width)
         screen.show(board, scores, console.panel(screen.width - 1) if console else [],
                     new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
@@ -422,7 +422,7 @@ def run_demo(
     def after_step(game: Game) -> None:
         draw()
         if pictures is not None:
-            pictures.add(game, lights_by_space(profile, track, demo.strip.last))
+            pictures.add(game, lights_by_space(profile, track, demo.table.steady()))
         pace.wait()
 
     if console is not None:

@@ -152,7 +152,7 @@ def run_demo(
 
     def draw() -> None:
         table = demo.table
-        board, scores = table.controller.side.terminal(table.controller.game, table.view.profile, demo.strip.last,
+        board, scores = table.controller.side.terminal(table.controller.game, table.view.profile, table.steady(),
                                                        colour=colour, width=screen.width)
         screen.show(board, scores, console.panel() if console else [], new_turn=True)
 
