@@ -122,3 +122,25 @@ def test_the_pictures_of_the_table_show_the_cursor_whatever_the_blink():
         assert lights[index] == cursor.car.rgb
     finally:
         demo.close()
+
+
+def test_a_claim_question_takes_s_and_leaves_the_screen_when_its_window_closes():
+    """At a pit stop claim the README's ``s`` (lay your pit stop card) claims; a question whose window closes
+    while the player thinks leaves the panel at once, so the next OK is not read against it."""
+    demo = build_demo_table(load_track("speed-street"), 3, seed=2, say=lambda _: None)
+    console = HumanConsole(keys=_NoKeys(), cars=demo.controller.game.cars, seats=[0])
+    console.controller = demo.controller
+    drawn: list[list[str]] = []
+    console.changed = lambda: drawn.append(console.panel())
+    try:
+        question = Question("pit stop? claim #24", [True, False], ["claim it", "let it go"], passing=False,
+                            shortcuts={"s": (True, "your pit stop card")}, time_left=lambda: 3.2)
+        assert question.key("s", demo.controller.game.cars) is None and question.answer is True
+        assert question.lines()[0] == "pit stop? claim #24 [4 s left] (NEXT n, OK o, PASS p, your pit stop card s)"
+        open_for = iter([True, True, False])
+        question = Question("pit stop? claim #24", [True, False], ["claim it", "let it go"], passing=False)
+        assert console.ask(0, question, lambda: None, lambda: next(open_for)) is None
+        assert any("pit stop? claim #24" in line for line in drawn[0])
+        assert not any("pit stop?" in line for line in drawn[-1])
+    finally:
+        demo.close()
