@@ -1074,8 +1074,8 @@ class Game:
 
     def conceal(self, seat: int | None) -> None:
         """Take out, in place, what ``seat`` may not see: the log, which holds the deal, and every other
-        seat's secrets, replaced by stand-ins made from what the seat sees (:meth:`redraw_secrets`
-        without a generator). It only assigns."""
+        seat's secrets, replaced by stand-ins that tell nothing (:meth:`redraw_secrets` without a
+        generator). It only assigns."""
         self.log = []
         self.redraw_secrets(seat, None)
 
@@ -1089,14 +1089,20 @@ class Game:
         return world
 
     def redraw_secrets(self, seat: int | None, rng: random.Random | None) -> None:
-        """Hook: draw anew with ``rng``, in place, what ``seat`` cannot see (``rng`` ``None``: put
-        stand-ins in a fixed order instead); the base game's secret is the other hands: the cards the
-        seat cannot place (neither :meth:`placed_cards` nor known to be in a hand, :meth:`known_in_hand`),
-        shuffled in a fixed order, make up each other hand beside the cards known to be in it, and the
-        rest is what was left out (:meth:`set_left_out`). It only assigns (to attributes, and to items
-        of the secrets' lists): see :meth:`conceal`."""
+        """Hook: draw anew with ``rng``, in place, what ``seat`` cannot see; the base game's secret is the
+        other hands: the cards the seat cannot place (neither :meth:`placed_cards` nor known to be in a hand,
+        :meth:`known_in_hand`), shuffled, make up each other hand beside the cards known to be in it, and the
+        rest is what was left out (:meth:`set_left_out`). Without ``rng`` (a view, made at every decision)
+        the other hands are left empty: they read as ``None`` to the seat, and nothing worth its cost needs
+        them. It only assigns (to attributes, and to items of the secrets' lists): see :meth:`conceal`."""
         hands = self.hands
         if hands is None:
+            return
+        if rng is None:  # a view: the other hands read as None to it, so empty ones stand in at no cost
+            for other in range(self.player_count):
+                if other != seat:
+                    hands[other] = []
+            self.set_left_out([])
             return
         known = {other: self.known_in_hand(other) for other in range(self.player_count) if other != seat}
         pool = sorted(_card_numbers(self.deck).difference(self.placed_cards(seat), *known.values()))
