@@ -91,7 +91,7 @@ def render_track(
     layout = _layout(track)
     highlight = highlight or {}
     draw = _Cells(
-        {space: car for car, space in board.at.items()} if board else {},
+        None if board is None else {space: car for car, space in board.at.items()},
         {wait.space: car for car, wait in board.waiting.items()} if board else {},
         highlight,
         lights or {},
@@ -206,7 +206,8 @@ def _lines(track: Track) -> list[tuple[str, float]]:
 class _Cells:
     """What each space shows: its light, else a car, a highlight, a broken-down car or its mark."""
 
-    cars: Mapping[int, Car]
+    #: The cars on their spaces, when the board is known (``None``: only the lights tell where cars are).
+    cars: Mapping[int, Car] | None
     waiting: Mapping[int, Car]
     highlight: Mapping[int, Car]
     lights: Mapping[int, RGB]
@@ -218,7 +219,7 @@ class _Cells:
         if light is None or light == OFF or self._is_waiting_glow(space.index, light):
             return self._space(space)
         car = self.by_light.get(light)
-        if car is not None and space.index not in self.cars:
+        if car is not None and self.cars is not None and space.index not in self.cars:
             return _ink("@", car, self.mode)  # a car's full colour on an empty space: the cursor, where OK moves it
         return self._light(light)
 
@@ -231,7 +232,7 @@ class _Cells:
     def _space(self, space: Space) -> str:
         """A car beats a highlight, which beats a broken-down car beside the space (its letter in
         lower case), which beats a start number, which beats the plain mark."""
-        if (car := self.cars.get(space.index)) is not None:
+        if self.cars is not None and (car := self.cars.get(space.index)) is not None:
             return _car_cell(car, self.mode)
         if (mover := self.highlight.get(space.index)) is not None:
             return _ink("*", mover, self.mode)
