@@ -16,7 +16,6 @@ Keys that steer the demo itself (pause, step, quit) are kept aside for it.
 from __future__ import annotations
 
 import math
-import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -270,7 +269,7 @@ class HumanConsole(Device):
                 lines.extend(trade_lines(trade))
             if self.keyboard.typed:
                 lines.append(f"typed: {self.keyboard.typed}")
-            lines.extend(textwrap.wrap(self.keyboard.key_map.help, width))
+            lines.append(self.keyboard.key_map.help)  # the screen wraps what is wider than the terminal
         if self.note:
             lines.append(self.note)
         return lines
