@@ -185,15 +185,17 @@ class Table:
 
     def refresh(self) -> None:
         """The LEDs show what everyone at the table may see: the game as a spectator sees it."""
-        game = self.controller.game.seen_by(None)
-        self.strip.show(self.view.frame(game, self.controller.choice, self.clock()))
+        self.strip.show(self._frame(self.clock()))
         self._shown = self.controller.inputs
 
     def steady(self) -> list[RGB]:
         """The strip's frame as a picture of the table shows it: what blinks or moves caught at its first
         moment (a terminal is redrawn at each step, not at the blink's pace: a cursor drawn from the
         strip itself would be there or not by chance)."""
-        return self.view.frame(self.controller.game.seen_by(None), self.controller.choice, 0.0)
+        return self._frame(0.0)
+
+    def _frame(self, now: float) -> list[RGB]:
+        return self.view.frame(self.controller.game.seen_by(None), self.controller.choice, now)
 
     def close(self) -> None:
         for slot in self.readers:
