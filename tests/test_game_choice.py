@@ -39,7 +39,7 @@ def header_says(tmp_path, game: object):
         header.pop("game")
     else:
         header["game"] = game
-    path.write_bytes(_line(header))
+    path.write_bytes(_line(header)[0])
     return path
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import random
+import re
 import stat
 import subprocess
 import sys
@@ -192,7 +194,7 @@ def test_a_journal_that_cannot_be_created_is_a_message_and_exit_code_2_not_a_tra
 
 @pytest.mark.parametrize("change, line, what", [
     (lambda lines: lines + [b""], "last", "damaged record"),  # an empty last line
-    (lambda lines: lines[:-2] + lines[-1:], "last", "one is missing"),  # a record deleted before the last
+    (lambda lines: lines[:-2] + lines[-1:], "last", "one before it is missing"),  # a record deleted before the last
     (lambda lines: lines + [b"hello"], "last", "damaged record"),  # garbage appended with a newline
 ])
 def test_a_journal_changed_other_than_by_a_torn_write_is_refused_and_left_as_it_is(tmp_path, change, line, what):
@@ -234,10 +236,58 @@ def test_a_well_formed_record_the_game_refuses_is_named_by_file_and_line(tmp_pat
     path = tmp_path / "journal.jsonl"
     played_some(path, steps=20)
     lines = path.read_bytes().split(b"\n")[:-1]
-    bad = journal_module._line({"n": len(lines), "step": "bid 990000000"})
+    bad, _ = journal_module._line({"n": len(lines), "step": "bid 990000000"}, int(json.loads(lines[-1])["crc"], 16))
     path.write_bytes(b"\n".join(lines) + b"\n" + bad)
     before = path.read_bytes()
     with pytest.raises(DataError) as error:
         open_game(config_for(path), lambda _: None)
     assert str(error.value).startswith(f"{path}: line {len(lines) + 1}: bid 990000000 cannot be played here")
     assert path.read_bytes() == before
+
+
+# --- every record tied to its journal; journals of version 1 go on ---------------------------------------------------
+
+
+def test_a_new_journal_has_an_id_of_its_own_and_the_same_records_in_two_journals_are_different_lines(tmp_path):
+    first, second = tmp_path / "first.jsonl", tmp_path / "second.jsonl"
+    played_some(first, steps=20)
+    played_some(second, steps=20)  # the same settings and seed: the same game
+    lines = [path.read_bytes().splitlines() for path in (first, second)]
+    headers = [json.loads(journal[0]) for journal in lines]
+    assert [h["version"] for h in headers] == [VERSION, VERSION] == [2, 2]
+    assert all(re.fullmatch("[0-9a-f]{32}", h["id"]) for h in headers) and headers[0]["id"] != headers[1]["id"]
+
+    def without_crc(line: bytes) -> dict:
+        return {key: value for key, value in json.loads(line).items() if key != "crc"}
+
+    assert [without_crc(line) for line in lines[0][1:]] == [without_crc(line) for line in lines[1][1:]]
+    assert all(a != b for a, b in zip(*lines, strict=True))
+
+
+#: Journals of games in progress written by the version before (journal version 1: no id, no chain).
+VERSION_1_JOURNALS = sorted((Path(__file__).parent / "journals").glob("v1-*.jsonl"))
+
+
+@pytest.mark.parametrize("written", VERSION_1_JOURNALS, ids=lambda path: path.stem)
+def test_a_game_in_a_journal_of_version_1_resumes_and_goes_on_in_that_version(tmp_path, written):
+    """As a table updated mid-game finds it (after a power cut, a record cut short): the game goes on to
+    its end, and every record read alone holds its CRC, as version 1 has it."""
+    old = written.read_bytes()
+    path = tmp_path / "journal.jsonl"
+    path.write_bytes(old + b'{"in":1000,"n":')
+    name = json.loads(old.splitlines()[0])["game"]["name"]
+    said: list[str] = []
+    game, journal, inputs = open_game(parse_config({"game": {"name": name}, "files": {"journal": str(path)}}, "test"),
+                                      said.append)
+    assert path.read_bytes() == old and any("cut short" in s for s in said)
+    assert said[-1] == f"resumed the game from {path} after {len(load(written).steps)} steps" and not game.is_over
+    rng = random.Random(1)
+    while not game.is_over:
+        action = game.chance_outcomes().sample(rng) if game.decision.chance else rng.choice(game.legal_actions())
+        journal.append(action, input_number=inputs)
+        game.apply(action)
+    journal.close()
+    lines = path.read_bytes().splitlines()
+    assert path.read_bytes().startswith(old) and len(lines) > old.count(b"\n")
+    assert all(journal_module._record(line) is not None for line in lines)
+    assert load(path).steps == game.log

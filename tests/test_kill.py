@@ -39,6 +39,7 @@ from toprace_pi.games.toprace.rules.variants import new_game, replay_game, varia
 from toprace_pi.games.toprace.simulate import player_names
 from toprace_pi.hardware.events import ButtonPressed
 from toprace_pi.table import journal as journal_module
+from toprace_pi.table.controller import SAVE_RETRY_FIRST
 from toprace_pi.table.journal import FORMAT, VERSION, Journal, load
 
 #: (players, seed, races): a short game, and a game of two races (a deal mid-game).
@@ -242,7 +243,7 @@ def test_a_damaged_record_in_the_middle_is_refused_naming_the_file_and_the_line(
 def header_line(**changes: Any) -> bytes:
     settings_ = Settings(("Anna", "Ben", "Carla"))
     header = {"format": FORMAT, "version": VERSION, "settings": asdict(settings_), "n": 0, **changes}
-    return journal_module._line(header)
+    return journal_module._line(header)[0]
 
 
 @pytest.mark.parametrize("changes, message", [({"version": VERSION + 1}, "another version"),
@@ -286,7 +287,7 @@ def next_laid_step(recorded: Script, table) -> int:
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system to stand for a full disk")
-def test_on_a_full_disk_the_step_is_refused_with_a_word_about_saving_and_the_game_is_unchanged(tmp_path):
+def test_on_a_full_disk_the_step_waits_with_a_word_about_saving_and_is_taken_once_there_is_room(tmp_path):
     recorded, table, journal = started_table(tmp_path)
     controller = table.controller
     said: list[str] = []
@@ -294,19 +295,20 @@ def test_on_a_full_disk_the_step_is_refused_with_a_word_about_saving_and_the_gam
     # Feed up to the next tag that takes a step, then swap in a full disk.
     stop = next_laid_step(recorded, table)
     feed(table, recorded.events, stop)
-    full = Journal(Path("/dev/full"), open("/dev/full", "ab"), journal.records)  # noqa: SIM115
+    full = Journal(Path("/dev/full"), open("/dev/full", "ab"), journal.records, chain=journal._chain)  # noqa: SIM115
     controller.journal = full
     game, before, log, refusals = controller.game, controller.game.snapshot(), list(controller.game.log), \
         controller.refusals
     feed(table, recorded.events, stop + 1)
     assert controller.game is game and game.snapshot() == before and game.log == log
     assert controller.refusals == refusals + 1
-    assert "could not be saved" in said[-1] and "not taken" in said[-1], said[-3:]
+    assert "could not be saved: the disk that holds /dev/full is full" in said[-1], said[-3:]
     assert full.records == journal.records
-    # Space again: the same input takes the step, and the game goes on as recorded.
+    # Space again: the step is saved when the table tries again, and the game goes on as recorded.
     full.close()
     controller.journal = journal
-    controller.inputs -= 1
+    controller.tick(SAVE_RETRY_FIRST)  # the table's clock: its time to try again
+    assert len(controller.game.log) == len(log) + 1
     feed(table, recorded.events)
     journal.close()
     assert result_of(controller.game) == recorded.reference
@@ -327,7 +329,7 @@ def disk_full_beyond(size: int):
         signal.signal(signal.SIGXFSZ, handler)
 
 
-def test_a_step_refused_on_a_disk_full_mid_record_is_not_in_the_journal_once_there_is_space_again(tmp_path):
+def test_a_step_cut_short_by_a_full_disk_mid_record_is_written_whole_once_there_is_space_again(tmp_path):
     recorded, table, journal = started_table(tmp_path)
     controller = table.controller
     stop = next_laid_step(recorded, table)
@@ -336,7 +338,7 @@ def test_a_step_refused_on_a_disk_full_mid_record_is_not_in_the_journal_once_the
     with disk_full_beyond(size + 10):  # the next record gets 10 bytes in, then the disk is full
         feed(table, recorded.events, stop + 1)
     assert controller.game.log == log and journal.path.stat().st_size == size
-    controller.inputs -= 1  # the same tag laid again
+    controller.tick(SAVE_RETRY_FIRST)  # the table tries again to save the step the tag led to
     feed(table, recorded.events)
     journal.close()
     assert result_of(controller.game) == recorded.reference
@@ -383,7 +385,7 @@ class FullAfter(Journal):
     """A journal whose disk fills up after ``room`` more records."""
 
     def __init__(self, journal: Journal, room: int) -> None:
-        super().__init__(journal.path, journal._file, journal.records)
+        super().__init__(journal.path, journal._file, journal.records, chain=journal._chain)
         self.room = room
 
     def _write(self, line: bytes) -> None:
@@ -393,7 +395,7 @@ class FullAfter(Journal):
         super()._write(line)
 
 
-def test_a_full_disk_at_the_deal_of_the_next_race_is_refused_and_the_deal_made_when_there_is_room(tmp_path):
+def test_a_full_disk_at_the_deal_of_the_next_race_waits_and_the_deal_is_made_when_there_is_room(tmp_path):
     recorded = script(*SCRIPTS[1])
     records = [json.loads(line) for line in written_journal().splitlines()]
     deal = [r for r in records if str(r.get("step", "")).startswith("deal")][1]
@@ -405,7 +407,9 @@ def test_a_full_disk_at_the_deal_of_the_next_race_is_refused_and_the_deal_made_w
     feed(table, recorded.events, deal["in"])
     game = table.controller.game
     assert game.phase.name == "DEAL" and any("could not be saved" in s for s in said)
-    full.room = 10**6  # room again: the next input deals first
+    full.room = 10**6  # room again: the deal is made when the table tries again
+    table.controller.tick(SAVE_RETRY_FIRST)
+    assert table.controller.game.phase.name != "DEAL"
     feed(table, recorded.events)
     assert table.controller.game.race == 2 and table.controller.game.phase.name != "DEAL"
 

@@ -53,5 +53,12 @@ def fsync_folder(folder: Path) -> None:
     fd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(fd)
+    except OSError as exc:
+        raise naming(exc, folder) from None
     finally:
         os.close(fd)
+
+
+def naming(exc: OSError, path: Path) -> OSError:
+    """``exc`` naming ``path``, if it names no file (a write or an fsync): every message names the file."""
+    return exc if exc.filename else OSError(exc.errno, exc.strerror, str(path))

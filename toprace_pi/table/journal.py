@@ -11,6 +11,20 @@ Reading back: a last record cut short (power lost mid-write) is dropped with a
 warning and everything before it kept; a record damaged in the middle, or a
 journal of another format version, is refused with a message naming the file
 and the line, and nothing is overwritten.
+
+Every record belongs to its journal and its place. The header holds a random id
+(128 bits, new for every journal) under its CRC, and each record's CRC goes on
+from the CRC of the line before it (a chain). A record copied in from another
+journal of the same game, even at the same number and with a legal step, fails
+its CRC: that journal's chain began at another id. So does a record moved, left
+out or doubled within the journal, and one of an older copy of the same journal
+from after the two went different ways (a cut, and other steps taken: the
+running number alone would not catch it). The id alone would not do the last; the chain alone would not
+tell apart two journals with the same settings, whose headers are equal. Both
+cost next to nothing: still one CRC per record, started from the previous one. A
+CRC is no seal against someone who rewrites the file on purpose; it catches
+lines put together by mistake, by a tool or by hand. Journals of version 1 (no
+id, each record's CRC its own) are still read, and a game in one goes on in it.
 """
 
 from __future__ import annotations
@@ -21,6 +35,7 @@ import json
 import logging
 import os
 import re
+import secrets
 import time
 import zlib
 from collections.abc import Iterator, Sequence
@@ -30,13 +45,21 @@ from typing import Any, BinaryIO
 
 from toprace_pi.core import registry
 from toprace_pi.errors import DataError, IllegalActionError, TopRaceError
-from toprace_pi.files import fsync_folder, make_folder
+from toprace_pi.files import fsync_folder, make_folder, naming
 
 log = logging.getLogger(__name__)
 
 FORMAT = "toprace-pi journal"
-VERSION = 1
+#: The version new journals are written in: a journal id, and records chained (see above).
+VERSION = 2
+#: The version before it (each record's CRC its own), still read and gone on with.
+UNCHAINED = 1
+#: The header's ``id``: hex digits of 128 random bits.
+ID_BYTES = 16
 REFUSED = "the journal is refused and left as it is"
+#: What a record whose CRC fails may be in a chained journal.
+OUT_OF_PLACE = ("damaged record, or not the one that belongs here "
+                "(one before it is missing or moved, or it is of another journal)")
 #: The journal holds every secret entered at the table (tips, trades): its owner only.
 PRIVATE = 0o600
 
@@ -46,12 +69,14 @@ PRIVATE = 0o600
 _body = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
-def _line(record: dict[str, Any]) -> bytes:
-    """One record (never empty: it has its number) as a line, its CRC-32 over the rest of the record
-    added as the last key: the body is encoded once, and :func:`_record` takes the CRC out wherever
-    it stands and sorts the rest again."""
+def _line(record: dict[str, Any], previous: int = 0) -> tuple[bytes, int]:
+    """One record (never empty: it has its number) as a line, and its CRC-32: taken over the rest of the
+    record, going on from ``previous`` (the CRC of the line before it in a chained journal, else 0), and
+    added as the last key. The body is encoded once, and :func:`_record` takes the CRC out wherever it
+    stands and sorts the rest again."""
     body = _body(record)
-    return f'{body[:-1]},"crc":"{zlib.crc32(body.encode()):08x}"}}\n'.encode()
+    crc = zlib.crc32(body.encode(), previous)
+    return f'{body[:-1]},"crc":"{crc:08x}"}}\n'.encode(), crc
 
 
 @dataclass
@@ -69,15 +94,20 @@ class Loaded:
     torn: bool = False
     whole_bytes: int = 0
     warnings: list[str] = field(default_factory=list)
+    #: The CRC the next record's goes on from (the last whole record's), or None in a version 1 journal.
+    chain: int | None = None
 
 
 class Journal:
     """An open journal, appending records. Use :meth:`create` or :meth:`resume`."""
 
-    def __init__(self, path: Path, file: BinaryIO, records: int) -> None:
+    def __init__(self, path: Path, file: BinaryIO, records: int, *, chain: int | None) -> None:
+        """``chain``: the CRC the next record's goes on from (the last record's), None for a
+        version 1 journal, whose records each have a CRC of their own."""
         self.path = path
         self._file = file
         self.records = records
+        self._chain = chain
 
     def __repr__(self) -> str:
         return f"<Journal {self.path}: {self.records} records>"
@@ -95,20 +125,21 @@ class Journal:
             raise FileExistsError(errno.EEXIST, "a journal is there already", str(path))
         entry = registry.get(game)
         header = {"format": FORMAT, "version": VERSION, "game": {"name": game, "version": entry.info.version},
-                  "settings": entry.records.settings_to_dict(settings), "n": 0}
+                  "settings": entry.records.settings_to_dict(settings), "n": 0, "id": secrets.token_hex(ID_BYTES)}
+        line, crc = _line(header)
         fresh = path.with_name(path.name + ".new")
         try:
             with open(os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE), "wb") as file:
-                file.write(_line(header))
+                file.write(line)
                 file.flush()
                 os.fsync(file.fileno())
             os.replace(fresh, path)
-        except OSError:
+        except OSError as exc:
             with contextlib.suppress(OSError):
                 fresh.unlink(missing_ok=True)
-            raise
+            raise naming(exc, path) from None
         fsync_folder(path.parent)
-        return cls(path, open(path, "ab"), 0)  # noqa: SIM115  (kept open for appending; closed by close())
+        return cls(path, open(path, "ab"), 0, chain=crc)  # noqa: SIM115  (kept open for appending; closed by close())
 
     @classmethod
     def resume(cls, path: str | Path, loaded: Loaded | None = None) -> tuple[Journal, Loaded]:
@@ -126,7 +157,7 @@ class Journal:
                 file.truncate(loaded.whole_bytes)
                 file.flush()
                 os.fsync(file.fileno())
-        return cls(path, open(path, "ab"), loaded.records), loaded  # noqa: SIM115
+        return cls(path, open(path, "ab"), loaded.records, chain=loaded.chain), loaded  # noqa: SIM115
 
     def append(
         self, action: Any | Sequence[Any], *, input_number: int | None = None, by: str | None = None
@@ -146,15 +177,21 @@ class Journal:
             record["in"] = input_number
         if by is not None:
             record["by"] = by  # the input that led to the step, for people reading the journal
-        self._write(_line(record))
-        self.records += 1
+        self._add(record)
 
     def append_undo(self, *, input_number: int | None = None) -> None:
         record: dict[str, Any] = {"n": self.records + 1, "undo": True}
         if input_number is not None:
             record["in"] = input_number
-        self._write(_line(record))
+        self._add(record)
+
+    def _add(self, record: dict[str, Any]) -> None:
+        """Write ``record`` as the next line; once it is on disk, the next goes on from its CRC (if chained)."""
+        line, crc = _line(record, self._chain or 0)
+        self._write(line)
         self.records += 1
+        if self._chain is not None:
+            self._chain = crc
 
     def _write(self, line: bytes) -> None:
         """Append ``line`` and fsync it. Written with os.write, past the file object's
@@ -170,9 +207,9 @@ class Journal:
                     raise OSError(errno.ENOSPC, "nothing could be written")
                 done += written
             os.fsync(fd)
-        except OSError:
+        except OSError as exc:
             self._cut_back(start)
-            raise
+            raise naming(exc, self.path) from None
 
     def _cut_back(self, size: int) -> None:
         """After a failed write, take a partial record off again, as far as possible."""
@@ -192,12 +229,12 @@ def journal_game(path: str | Path) -> str:
     path = Path(path)
     try:
         with open(path, "rb") as file:
-            header = _record(file.readline().rstrip(b"\n"))
+            found = _record(file.readline().rstrip(b"\n"))
     except OSError as exc:
         raise DataError(str(path), [f"cannot be read: {exc.strerror}"]) from None
-    if header is None or header.get("format") != FORMAT:
+    if found is None or found[0].get("format") != FORMAT:
         raise DataError(str(path), ["not a toprace-pi game journal"])
-    game = header.get("game", {"name": registry.DEFAULT_GAME})
+    game = found[0].get("game", {"name": registry.DEFAULT_GAME})
     return str(game.get("name")) if isinstance(game, dict) else repr(game)
 
 
@@ -219,13 +256,11 @@ def load(path: str | Path) -> Loaded:
     if tail and not _is_torn(tail):
         raise DataError(str(path), [f"line {len(lines)}: not a record, and not one cut short; {REFUSED}"])
     records: list[dict[str, Any]] = []
+    chain: int | None = None
     for number, raw in enumerate(complete, 1):
-        record = _record(raw)
-        if record is None:
-            raise DataError(str(path), [f"line {number}: damaged record; {REFUSED}"])
-        if record.get("n") != len(records):
-            raise DataError(str(path), [f"line {number}: record {record.get('n')!r} where record "
-                                        f"{len(records)} belongs (one is missing or doubled); {REFUSED}"])
+        record, crc = _checked(raw, number, len(records), chain, str(path))
+        if chain is not None or (number == 1 and _is_chained(record, str(path))):
+            chain = crc
         records.append(record)
     if not records:
         raise DataError(str(path), ["holds no game (no header)"])
@@ -234,7 +269,7 @@ def load(path: str | Path) -> Loaded:
     fresh = entry.records.game_for(settings, str(path))
     steps, lines_of_steps, last_input = _steps(records[1:], fresh, str(path))
     loaded = Loaded(settings, steps, fresh, lines_of_steps, last_input, len(records) - 1, bool(tail),
-                    sum(len(r) + 1 for r in complete))
+                    sum(len(r) + 1 for r in complete), chain=chain)
     if tail:
         warning = f"{path}: the last record was cut short (power lost while writing?) and is dropped"
         log.warning(warning)
@@ -250,25 +285,50 @@ def _is_torn(tail: bytes) -> bool:
     return not start or (start.startswith(b"{") and start.isascii() and b"\0" not in start)
 
 
-def _record(raw: bytes) -> dict[str, Any] | None:
+def _record(raw: bytes, previous: int = 0) -> tuple[dict[str, Any], int] | None:
+    """The record on a line and its CRC, if its CRC (going on from ``previous``, see :func:`_line`) holds."""
     try:
         record = json.loads(raw)
     except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deeply
         return None
     if not isinstance(record, dict) or not isinstance(record.get("crc"), str):
         return None
-    crc = record.pop("crc")
-    return record if f"{zlib.crc32(_body(record).encode()):08x}" == crc else None
+    stated = record.pop("crc")
+    crc = zlib.crc32(_body(record).encode(), previous)
+    return (record, crc) if f"{crc:08x}" == stated else None
+
+
+def _checked(raw: bytes, number: int, expected: int, chain: int | None, source: str) -> tuple[dict[str, Any], int]:
+    """Line ``number``'s record and its CRC: its CRC holds (going on from ``chain``, None if the
+    journal is not chained) and it is record ``expected``, or the journal is refused."""
+    found = _record(raw, chain or 0)
+    if found is None:
+        raise DataError(source, [f"line {number}: {'damaged record' if chain is None else OUT_OF_PLACE}; {REFUSED}"])
+    record, crc = found
+    if record.get("n") != expected:
+        raise DataError(source, [f"line {number}: record {record.get('n')!r} where record "
+                                 f"{expected} belongs (one is missing or doubled); {REFUSED}"])
+    return record, crc
+
+
+def _is_chained(header: dict[str, Any], source: str) -> bool:
+    """Whether the header's journal is of this version (an id, records chained) or the one before;
+    another format or version is refused."""
+    if header.get("format") != FORMAT:
+        raise DataError(source, ["not a toprace-pi game journal"])
+    if header.get("version") not in (VERSION, UNCHAINED):
+        raise DataError(source, [f"written by another version (journal version {header.get('version')!r}, "
+                                 f"this toprace-pi reads versions {UNCHAINED} and {VERSION}); it is left as it is"])
+    if header["version"] == UNCHAINED:
+        return False
+    if not (isinstance(header.get("id"), str) and re.fullmatch(f"[0-9a-f]{{{2 * ID_BYTES}}}", header["id"])):
+        raise DataError(source, [f"line 1: the header's journal id is not valid: {header.get('id')!r}; {REFUSED}"])
+    return True
 
 
 def _game_of(header: dict[str, Any], source: str) -> registry.GameEntry:
     """The game the journal is of, of this version of its rules (journals from before the
     header named a game are Top Race's)."""
-    if header.get("format") != FORMAT:
-        raise DataError(source, ["not a toprace-pi game journal"])
-    if header.get("version") != VERSION:
-        raise DataError(source, [f"written by another version (journal version {header.get('version')!r}, "
-                                 f"this toprace-pi reads version {VERSION}); it is left as it is"])
     game = header.get("game", {"name": registry.DEFAULT_GAME, "version": 1})
     if not isinstance(game, dict) or not isinstance(game.get("name"), str):
         raise DataError(source, [f"the header's game is not valid: {game!r}"])
