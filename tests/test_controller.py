@@ -260,21 +260,23 @@ class RefusingJournal:
     append_undo = append
 
 
-def test_a_step_that_could_not_be_saved_keeps_the_cursor_where_it_was():
+def test_a_step_that_could_not_be_saved_is_the_one_taken_once_it_is_saved():
     controller, out, asked, clock = paced_table()
     race_started(controller)
     controller.handle(card_tag(1))  # Red 6 / Yellow 4 / Black 2 / Blue 1
     choice = controller.choice
     assert choice is not None and len(choice.labels) > 1
     controller.handle(NEXT)
-    cursor, wanted = choice.cursor, choice.current
+    wanted, log = choice.current, list(controller.game.log)
     controller.journal = RefusingJournal()  # type: ignore[assignment]
     controller.handle(OK)
-    assert "it was not taken, try again" in out.said[-1]
-    assert controller.choice is choice and choice.cursor == cursor
+    assert out.said[-1].startswith("the step could not be saved: the disk that holds the journal is full")
+    controller.handle(OK)  # pressed again meanwhile: nothing more is taken
+    assert out.said[-1] == "wait: the step is not saved yet (the table tries again in 1 s)"
+    assert controller.game.log == log
     controller.journal = None
-    controller.handle(OK)  # pressed again: the move the player chose, not the first option
-    assert controller.game.log[-1] == wanted
+    idle(controller, clock, 1.0)
+    assert controller.game.log == [*log, wanted]  # the move the player chose, not the first option
 
 
 class DealRefusingJournal(RefusingJournal):
@@ -304,5 +306,5 @@ def test_a_deal_that_could_not_be_saved_after_a_step_was_taken_says_exactly_that
         else:
             controller.handle(OK)
     assert controller.game.race == 2 and controller.game.results  # the race's last step was taken
-    assert out.said[-1] == ("the last step was taken, but the deal could not be saved (No space left on device): "
-                            "it is tried again at the next input")
+    assert out.said[-1] == ("the last step was taken, but the deal could not be saved: the disk that holds the journal "
+                            "is full. Make room on it: the table tries again by itself (next in 1 s)")

@@ -8,14 +8,23 @@ says how each decision is entered. Every input is an :mod:`event
 refuses with a spoken reason and a buzz, and the game stays exactly as it was.
 UNDO (held) takes back the last confirmed step: the game as it was before it,
 kept as a clone (or rebuilt from the log), so an undo is as exact as a replay.
+
+A step the journal cannot save (a full disk, a write that failed) is kept, not
+dropped: the table says so once and tries to save it again, later and later (by
+its clock), while it takes no other input; once saved, the game goes on as if
+the disk had never failed. A card laid meanwhile need not be laid again, nor
+does anyone have to give an input for a deal or a reveal the table makes itself.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
+import math
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toprace_pi.core import registry
@@ -38,6 +47,28 @@ HURRY_BEFORE = 2.0
 #: Seconds after a timed window closed in which NEXT or OK is taken as meant for it, and refused: a press
 #: that came too late must not act on the decision that followed.
 LATE_PRESS = 1.0
+#: Seconds before a step the journal refused is tried again; doubled after each failure, up to SAVE_RETRY_MOST.
+SAVE_RETRY_FIRST = 1.0
+SAVE_RETRY_MOST = 30.0
+#: The errors of a disk with no room left: the table says which disk to make room on.
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+@dataclass
+class Unsaved:
+    """A step the journal refused, kept to be saved again at ``due`` (the table's clock): its actions
+    (``None``: an undo), the input that led to it, as the journal notes it, and what it is called aloud."""
+
+    actions: Sequence[Any] | None
+    input_number: int
+    by: str | None = None
+    what: str = "the step"
+    #: A step due without input (a deal, a reveal), which follows the last one taken.
+    automatic: bool = False
+    #: The error last told (a new one is told too, the same one again is not).
+    error: int | None = None
+    wait: float = SAVE_RETRY_FIRST
+    due: float = 0.0
 
 
 class TableController:
@@ -93,7 +124,8 @@ class TableController:
         self.entry: InputMode | None = None
         self.refusals = 0
         self._told = len(game.events)
-        self._retry = False
+        #: The step the journal refused and the table tries to save again; no other input is taken meanwhile.
+        self.unsaved: Unsaved | None = None
         #: The game as it was after each of the last steps (kept by :meth:`remember`): UNDO goes back from one.
         self._history: deque[Any] = deque(maxlen=UNDO_DEPTH)
         #: The timed entry the table has beeped for, and when the last timed entry closed by itself.
@@ -115,9 +147,9 @@ class TableController:
         self.inputs += 1
         self._input = _describe(event)
         self._quiet_since = self.clock()
-        if self._retry:
-            self._prepare()  # a step due without input that the disk refused before: try again first
-        if isinstance(event, TagLaid):
+        if self.unsaved is not None and isinstance(event, (TagLaid, ButtonPressed, SeatInput)):
+            self._wait_for_disk(event)
+        elif isinstance(event, TagLaid):
             self._tag(event)
         elif isinstance(event, ButtonPressed):
             self._button(event)
@@ -128,7 +160,12 @@ class TableController:
 
     def tick(self, now: float) -> None:
         """Time passes: an entry with a time limit (the pit stop claim window) beeps when it is
-        nearly up and may close, and after a quiet time the prompt is said again."""
+        nearly up and may close, and after a quiet time the prompt is said again. A step the journal
+        refused is tried again when its time comes, and nothing else happens until it is saved."""
+        if self.unsaved is not None:
+            if now >= self.unsaved.due:
+                self._save_again(now)
+            return
         entry = self.entry
         step = entry.tick(now) if entry is not None else None
         if step is not None:
@@ -201,9 +238,10 @@ class TableController:
         if action not in self.seat_options(event.seat):
             return NOT_YOURS
         try:
-            self._commit([action])
-        except (IllegalActionError, OSError) as exc:
-            return self._unsaved(exc) if isinstance(exc, OSError) else NOT_YOURS
+            if not self._commit([action]):
+                return self.prompt  # the page is told that the table waits for its journal
+        except IllegalActionError:
+            return NOT_YOURS
         log.info("a step was taken from %s", event)
         self.sound.confirm()
         self._prepare()
@@ -221,7 +259,10 @@ class TableController:
         return all(getattr(action, "seat", None) not in (None, event.seat) for action in log[event.step:])
 
     def seat_options(self, seat: int) -> list[Any]:
-        """What ``seat`` may do now from its own page (the game's page decides: not an auction held aloud)."""
+        """What ``seat`` may do now from its own page (the game's page decides: not an auction held aloud);
+        nothing while a step waits to be saved."""
+        if self.unsaved is not None:
+            return []
         if self._page is None:
             self._page = self.side.page()
         return list(self._page.options(self.game, seat))
@@ -243,9 +284,10 @@ class TableController:
         """Take the steps one input leads to, all or none: checked (on a copy of the
         game when there are several), made durable together, then applied."""
         try:
-            self._commit(actions)
-        except (IllegalActionError, OSError) as exc:
-            self.refuse(self._unsaved(exc) if isinstance(exc, OSError) else self._refusal(exc))
+            if not self._commit(actions):
+                return
+        except IllegalActionError as exc:
+            self.refuse(self._refusal(exc))
             if self.choice is None:
                 self._prepare(quiet=True)  # an entry starts again; a NEXT/OK choice keeps its cursor
             return
@@ -258,23 +300,78 @@ class TableController:
             return self.entry.refused
         return str(exc)
 
-    def _commit(self, actions: Sequence[Any], *, automatic: bool = False) -> None:
+    def _commit(self, actions: Sequence[Any], *, automatic: bool = False, what: str = "the step") -> bool:
         """Check ``actions`` (several on a copy of the game: all are taken or none), make them
-        durable in the journal, then take them: a step the disk refuses is never shown."""
+        durable in the journal, then take them: a step the disk refuses is never shown. Whether
+        they were taken: if the journal refused them, they wait in :attr:`unsaved`."""
         if len(actions) > 1:
             trial = self.game.clone()
             for action in actions:
                 trial.apply(action)
-        if self.journal is not None:
-            if len(actions) == 1:
-                self.game.check(actions[0])
-            self.journal.append(actions, input_number=self.inputs, by=None if automatic else self._input)
+        if self.journal is not None and len(actions) == 1:
+            self.game.check(actions[0])
+        step = Unsaved(actions, self.inputs, None if automatic else self._input, what, automatic)
+        if not self._saved(step):
+            return False
         for action in actions:
             self.game.apply(action)  # its events are told by the _prepare that follows
+        return True
 
-    @staticmethod
-    def _unsaved(exc: OSError) -> str:
-        return f"the step could not be saved ({exc.strerror or exc}): it was not taken, try again"
+    def _saved(self, step: Unsaved) -> bool:
+        """Write ``step`` to the journal; if the disk refuses, keep it to be tried again and say so, once."""
+        try:
+            self._write(step)
+        except OSError as exc:
+            step.error, step.due = exc.errno, self.clock() + step.wait
+            self.unsaved = step
+            self.entry = self.choice = None
+            self._tell_events()  # those of the last step taken, if this one is due without input
+            taken = "the last step was taken, but " if step.automatic and self.game.log else ""
+            self.refuse(taken + _unsaved_news(step, exc))
+            return False
+        return True
+
+    def _write(self, step: Unsaved) -> None:
+        """Append ``step``'s record to the journal (if the table keeps one); raises OSError if the disk refuses."""
+        if self.journal is None:
+            return
+        if step.actions is None:
+            self.journal.append_undo(input_number=step.input_number)
+        else:
+            self.journal.append(step.actions, input_number=step.input_number, by=step.by)
+
+    def _save_again(self, now: float) -> None:
+        """Try again to save the step the journal refused; saved, the game goes on from it (its news,
+        the next decision), else it waits twice as long (up to a limit), said only if the error changed."""
+        step = self.unsaved
+        assert step is not None
+        try:
+            self._write(step)
+        except OSError as exc:
+            step.wait = min(step.wait * 2, SAVE_RETRY_MOST)
+            step.due = now + step.wait
+            log.debug("%s still cannot be saved: %s", step.what, exc)
+            if exc.errno != step.error:
+                step.error = exc.errno
+                self.say(_unsaved_news(step, exc))
+            return
+        self.unsaved = None
+        self.say(f"{step.what} is saved: the game goes on")
+        if step.actions is None:
+            self._take_back()
+            return
+        for action in step.actions:
+            self.game.apply(action)
+        if not step.automatic:
+            self.sound.confirm()
+        self._prepare()
+
+    def _wait_for_disk(self, event: TagLaid | ButtonPressed | SeatInput) -> None:
+        """An input while a step waits to be saved: not taken (the game cannot go on before it)."""
+        if isinstance(event, SeatInput):
+            event.reply(self.prompt)
+        else:
+            self.refuse(self.prompt)
 
     def undo(self) -> None:
         """Take back the last confirmed step (never one chance made, such as the deal)."""
@@ -283,12 +380,12 @@ class TableController:
         if refusal is not None:
             self.refuse(refusal)
             return
-        if self.journal is not None:
-            try:
-                self.journal.append_undo(input_number=self.inputs)
-            except OSError as exc:
-                self.refuse(self._unsaved(exc))
-                return
+        if self._saved(Unsaved(None, self.inputs, what="the undo")):
+            self._take_back()
+
+    def _take_back(self) -> None:
+        """The undo is in the journal: the game goes back to before its last step."""
+        game = self.game
         last = game.log[-1]
         self.game = self._before_last_step()
         self._told = len(self.game.events)
@@ -324,21 +421,12 @@ class TableController:
         one after another while they are due), then an entry of several inputs, or a
         NEXT/OK choice."""
         game = self.game
-        self._retry = False
         self.entry = self._entry(game)
         for _ in range(MAX_DUE):
             due, what = self._due(game)
             if not due:
                 break
-            try:
-                self._commit(due, automatic=True)  # it follows the last input (a race's end), it is none
-            except OSError as exc:  # tried again with the next input
-                self._tell_events()
-                taken = "the last step was taken, but " if game.log else ""
-                self.refuse(f"{taken}{what} could not be saved ({exc.strerror or exc}): "
-                            "it is tried again at the next input")
-                self.entry = self.choice = None
-                self._retry = True
+            if not self._commit(due, automatic=True, what=what):  # it follows the last input, it is none
                 return
             self.entry = self._entry(game)
         else:
@@ -382,6 +470,9 @@ class TableController:
     @property
     def prompt(self) -> str:
         """What the table waits for now, in words."""
+        if self.unsaved is not None:
+            left = math.ceil(max(self.unsaved.due - self.clock(), 0.0))
+            return f"wait: {self.unsaved.what} is not saved yet (the table tries again in {left} s)"
         if self.entry is not None and not self.game.is_over:
             return self.entry.prompt
         return self.side.prompt(self.game, self.choice)
@@ -399,6 +490,14 @@ class TableController:
         sentence = self.side.announcement(event, self.game.names)
         if sentence:
             self.say(sentence)
+
+
+def _unsaved_news(step: Unsaved, exc: OSError) -> str:
+    """Why ``step`` is not saved and when it is tried again; for a full disk, which one to make room on."""
+    if exc.errno in DISK_FULL:
+        return (f"{step.what} could not be saved: the disk that holds {exc.filename or 'the journal'} is full. "
+                f"Make room on it: the table tries again by itself (next in {step.wait:g} s)")
+    return f"{step.what} could not be saved ({exc.strerror or exc}); trying again in {step.wait:g} s"
 
 
 def _describe(event: Event | SeatInput) -> str:

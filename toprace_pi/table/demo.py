@@ -113,6 +113,18 @@ class DemoTable:
         return self.readers.spots[role]
 
     def step(self) -> None:
+        """The table looks at its devices once, and the players wait as long as it tries to save a step."""
+        self._look()
+        self.wait_while_saving()
+
+    def wait_while_saving(self) -> None:
+        """While the table tries again to save a step its journal refused, the players wait, as people
+        do when the table says so (a card laid stays where it is), and the table looks at its devices."""
+        while self.controller.unsaved is not None:
+            self._pause()
+            self._look()
+
+    def _look(self) -> None:
         self.readers.before_step()
         self.table.step()
 
@@ -120,6 +132,9 @@ class DemoTable:
         """A moment passes while someone thinks: the table looks at its devices (and
         the watcher may quit)."""
         self.step()
+        self._pause()
+
+    def _pause(self) -> None:
         if self.console is not None and QUIT in self.console.demo_keys:
             raise DemoStopped
         time.sleep(IDLE_TICK)
@@ -242,6 +257,7 @@ def play_demo(demo: DemoTable, players: Players, *, after_step: Callable[[Any], 
     steps = 0
     with collections_between_steps():
         while not demo.controller.game.is_over:
+            demo.wait_while_saving()  # a step due without input that the table is to save first (the deal)
             logged = len(demo.controller.game.log)
             players.act(demo)
             steps += 1
