@@ -71,7 +71,7 @@ def test_track_check_names_a_bad_field_and_the_start_it_takes_away(capsys, my_tr
     broken = broken_copy(my_track, ('id = "a1"', 'id = "a1", colour = "red"'))
     code, out, _ = run(capsys, "track", "check", str(broken))
     assert code == 1
-    assert "space a1: unknown field(s) colour" in out and "starting space 4 is missing" in out
+    assert "space a1: unknown key(s): colour" in out and "starting space 4 is missing" in out
 
 
 def test_track_check_refuses_a_file_that_is_not_toml(capsys, tmp_path):

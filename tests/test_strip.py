@@ -548,7 +548,8 @@ class TestOpenStrip:
             open_strip(config)
         problems = caught.value.problems
         assert len(problems) == 7 and str(caught.value).startswith("LED strip config: 7 problems")
-        for word in ("'colour'", "count", "backend", "pin", "brightness", "colour_order", "supply_amps"):
+        for word in ("colour (did you mean colour_order?)", "count", "backend", "pin", "brightness", "colour_order",
+                     "supply_amps"):
             assert any(word in p for p in problems), word
 
     def test_count_is_required_and_may_come_from_the_profile(self):

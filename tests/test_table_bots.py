@@ -63,7 +63,7 @@ def test_one_bot_seat_waits_for_the_people(espeak_on_path, tmp_path, pins):
     ({"seats": ["Zoe"]}, "[bots] seats: players' names of [game] players"),
     ({"seats": ["Anna", "Anna"]}, "each once"),
     ({"strength": "genius"}, "[bots] strength: one of easy, normal, strong, not 'genius'"),
-    ({"level": 3}, "[bots]: unknown key(s): level"),
+    ({"level": 3}, "[bots] unknown key(s): level"),
 ])
 def test_a_bad_bots_section_is_named(tmp_path, section, message):
     data = {"game": {"name": "autorace", "players": ["Anna", "Ben"]}, "bots": section}

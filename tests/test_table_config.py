@@ -147,7 +147,8 @@ def test_every_problem_is_named_with_the_file():
                      "[game] deck: 'pink' is neither a shipped deck (older-edition, standard) nor a file",
                      "2 to 6 different names",
                      "[game] races", "kind is one of", "the discard pile needs a reader",
-                     "[buttons] undo: a GPIO number", "[buttons] fire", "two buttons on one pin", "missing pass"):
+                     "[buttons] undo: a GPIO number", "[buttons] unknown key(s): fire", "two buttons on one pin",
+                     "missing pass"):
         assert expected in text
 
 
@@ -407,7 +408,8 @@ def test_a_bad_strip_section_is_named_when_the_file_is_read():
     with pytest.raises(DataError) as caught:
         parse_config({"strip": {"count": 10**9, "pin": -1, "lumens": 3}}, "table.toml")
     text = str(caught.value)
-    for expected in ("[strip] unknown key 'lumens'", "[strip] 'count' must be the number of LEDs (a whole number "
-                     "from 1 to 10000), not 1000000000", "[strip] 'pin' must be a GPIO number from 0 to 27, not -1"):
+    for expected in ("[strip] unknown key(s): lumens",
+                     "[strip] count: a number of LEDs from 1 to 10000, not 1000000000",
+                     "[strip] pin: a GPIO number (BCM numbering) from 2 to 27, not -1"):
         assert expected in text
     assert parse_config({"strip": {"backend": "ws281x"}}, "t").strip == {"backend": "ws281x"}  # count: the profile's

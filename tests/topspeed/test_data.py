@@ -68,8 +68,8 @@ def test_a_circuit_file_has_enough_spaces_for_eight_cars(tmp_path):
     path.write_text('[circuit]\nname = "Kart"\nspaces = 9\ngrand_prix_laps = "many"\n', "utf-8")
     with pytest.raises(DataError) as caught:
         load_circuit(path)
-    assert caught.value.problems == ["[circuit] spaces: a whole number from 16, not 9",
-                                     "[circuit] grand_prix_laps: a whole number from 1, not 'many'"]
+    assert caught.value.problems == ["[circuit] spaces: a whole number from 16 to 500, not 9",
+                                     "[circuit] grand_prix_laps: a whole number from 1 to 200, not 'many'"]
     with pytest.raises(DataError, match="no such file, and not a shipped circuit"):
         load_circuit(tmp_path / "none.toml")
 

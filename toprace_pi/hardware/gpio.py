@@ -16,12 +16,13 @@ from contextlib import contextmanager
 
 from toprace_pi.errors import DataError
 from toprace_pi.hardware import HardwareError
+from toprace_pi.schema import Range
 
 log = logging.getLogger(__name__)
 
 #: BCM numbers of the header GPIOs a device may use: GPIO2 to GPIO27 on the 40-pin header of every Pi since
 #: the B+ (3, 4 and 5 included). GPIO0 and GPIO1 are left out: they carry the HAT ID EEPROM bus.
-HEADER_GPIOS = range(2, 28)
+HEADER_GPIOS = Range(int, 2, 27, "a GPIO number (BCM numbering)")
 #: Why a device on the GPIO header cannot be opened on a machine where gpiozero finds no pins.
 NO_GPIO = "no GPIO pins here (not a Raspberry Pi?)"
 #: Said once, instead of gpiozero's warnings (one per pin library it tried), where there are no pins.

@@ -45,11 +45,14 @@ from typing import Any, Protocol, TypeGuard
 
 from toprace_pi.datafiles import read_toml, shipped_names
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.strip import MAX_LEDS, RGB, CheckedFrame, compose
+from toprace_pi.hardware.strip import LED_COUNT, RGB, CheckedFrame, compose
+from toprace_pi.schema import shown, unknown_keys
 from toprace_pi.text import ordinal
 
 #: Seats around the table, each with an optional light.
 MAX_SEATS = 6
+#: The keys of a profile's ``[profile]``.
+PROFILE_KEYS = ("track", "led_count", "calibrated", "note", "placements", "seats")
 
 
 class BoardLayout(Protocol):
@@ -197,9 +200,7 @@ class _ProfileBuilder:
         self.problems.append(f"{where}: {message}")
 
     def build(self) -> Profile:
-        unknown = set(self.data) - {"profile", "spaces"}
-        if unknown:
-            self.fail("file", f"unknown table(s) {', '.join(sorted(unknown))}")
+        unknown_keys(self.data, ("profile", "spaces"), "the file:", self.problems, what="table")
         header = self._header()
         spaces = self._spaces()
         placements = self._led_list(header.get("placements"), "placements", lambda n: f"placement {ordinal(n + 1)}")
@@ -222,16 +223,14 @@ class _ProfileBuilder:
         if not isinstance(header, Mapping):
             self.fail("[profile]", "missing table")
             return {}
-        unknown = set(header) - {"track", "led_count", "calibrated", "note", "placements", "seats"}
-        if unknown:
-            self.fail("[profile]", f"unknown key(s) {', '.join(sorted(unknown))}")
+        unknown_keys(header, PROFILE_KEYS, "[profile]", self.problems)
         if header.get("track") != self.board.slug:
-            self.fail("[profile]", f"'track' is {header.get('track')!r}, but this is {self.board.slug!r}")
+            self.fail("[profile]", f"'track' is {shown(header.get('track'))}, but this is {self.board.slug!r}")
         count = header.get("led_count")
-        if _is_index(count) and 0 < count <= MAX_LEDS:
+        if count in LED_COUNT:
             self.led_count = count
         else:
-            self.fail("[profile]", f"'led_count' must be the number of LEDs on the strip (1-{MAX_LEDS}), not {count!r}")
+            self.fail("[profile]", f"'led_count' must be {LED_COUNT} (on the strip), not {shown(count)}")
         if not isinstance(header.get("calibrated", False), bool):
             self.fail("[profile]", "'calibrated' must be true or false")
         if not isinstance(header.get("note", ""), str):

@@ -42,11 +42,19 @@ from toprace_pi.core.colour import OFF as DARK
 from toprace_pi.core.colour import RGB
 from toprace_pi.errors import DataError
 from toprace_pi.hardware import Device, StripError
+from toprace_pi.hardware.gpio import HEADER_GPIOS
+from toprace_pi.schema import BYTE, Range, shown, unknown_keys
 
 log = logging.getLogger(__name__)
 
 #: More LEDs than any board has: a frame is a list of that many colours.
 MAX_LEDS = 10_000
+#: A 5 V supply's current: 100 A (500 W) is more than any table's strip draws at full white.
+AMPS = Range(float, 0.0, 100.0, "a number of amperes")
+LED_COUNT = Range(int, 1, MAX_LEDS, "a number of LEDs")
+#: Every number of the strip's part of the table's configuration, and its range.
+NUMBERS: dict[str, Range[Any]] = {"count": LED_COUNT, "pin": HEADER_GPIOS, "brightness": BYTE, "supply_amps": AMPS,
+                                  "reserve_amps": AMPS}
 
 #: The orders in which a strip's chips expect the three colours; WS2812B is GRB.
 COLOUR_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
@@ -519,9 +527,10 @@ class StripSettings:
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> StripSettings:
-        """Check a config mapping (keys as the fields), reporting every problem at
-        once as a :class:`~toprace_pi.errors.DataError`."""
-        problems = [f"unknown key {key!r}" for key in config if key not in cls.__dataclass_fields__]
+        """Check a config mapping (keys as the fields, named as the config's ``[strip]`` section), reporting
+        every problem at once as a :class:`~toprace_pi.errors.DataError`."""
+        problems: list[str] = []
+        unknown_keys(config, tuple(cls.__dataclass_fields__), "[strip]", problems)
         problems += _config_problems({**_defaults(), **config})
         if problems:
             raise DataError("LED strip config", problems)
@@ -537,25 +546,17 @@ def _order(config: Mapping[str, Any]) -> str:
 
 
 def _config_problems(config: Mapping[str, Any]) -> list[str]:
-    problems = []
-    count, supply, reserve = config.get("count"), config["supply_amps"], config["reserve_amps"]
-    if not (isinstance(count, int) and not isinstance(count, bool) and 1 <= count <= MAX_LEDS):
-        problems.append(f"'count' must be the number of LEDs (a whole number from 1 to {MAX_LEDS}), not {count!r}")
+    problems: list[str] = []
+    for key, allowed in NUMBERS.items():
+        allowed.check(config.get(key), f"[strip] {key}", problems)
     if config["backend"] not in BACKENDS:
-        problems.append(f"'backend' must be one of {', '.join(BACKENDS)}, not {config['backend']!r}")
-    if not (isinstance(config["pin"], int) and not isinstance(config["pin"], bool) and 0 <= config["pin"] <= 27):
-        problems.append(f"'pin' must be a GPIO number from 0 to 27, not {config['pin']!r}")
-    if not _is_byte(config["brightness"]):
-        problems.append(f"'brightness' must be a whole number 0-255, not {config['brightness']!r}")
+        problems.append(f"[strip] backend: one of {', '.join(BACKENDS)}, not {shown(config['backend'])}")
     if _order(config) not in COLOUR_ORDERS:
-        problems.append(f"'colour_order' must be one of {', '.join(COLOUR_ORDERS)}, not {config['colour_order']!r}")
-    if not (_is_amps(supply) and _is_amps(reserve) and supply > reserve):
-        problems.append(f"need supply_amps > reserve_amps >= 0 (amperes), not {supply!r} and {reserve!r}")
+        problems.append(f"[strip] colour_order: one of {', '.join(COLOUR_ORDERS)}, not {shown(config['colour_order'])}")
+    supply, reserve = config["supply_amps"], config["reserve_amps"]
+    if supply in AMPS and reserve in AMPS and not supply > reserve:
+        problems.append(f"[strip] supply_amps: more than reserve_amps, not {supply!r} and {reserve!r}")
     return problems
-
-
-def _is_amps(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
 
 
 def open_strip(config: Mapping[str, Any], *, count: int | None = None) -> BrightnessCap:

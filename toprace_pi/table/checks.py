@@ -2,16 +2,18 @@
 
 Each takes the value, the key to name and the list of problems: a bad value adds
 a problem in words and gives back a safe default, so every problem of a file is
-found in one reading.
+found in one reading. Keys and numbers are checked by :mod:`toprace_pi.schema`,
+which the games' data files share.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from toprace_pi.errors import DataError
+from toprace_pi.schema import shown
 from toprace_pi.text import printable
 
 
@@ -23,30 +25,24 @@ def table(data: Mapping[str, Any], key: str, problems: list[str]) -> dict[str, A
     return dict(value)
 
 
-def unknown_keys(section: Mapping[str, Any], known: Sequence[str], where: str, problems: list[str]) -> None:
-    """Name the keys of ``section`` the table does not read: a misspelt key would otherwise be left out
-    without a word, and its default taken instead."""
-    unknown = set(section) - set(known)
-    if unknown:
-        problems.append(f"{where} unknown key(s): {', '.join(sorted(unknown))} (known: {', '.join(known)})")
-
-
-def whole(value: object, key: str, low: int, high: int, problems: list[str]) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        problems.append(f"{key}: a whole number from {low} to {high}")
-        return low
-    return value
-
-
-def positive(value: object, key: str, problems: list[str]) -> float:
+def data_file(game: Mapping[str, Any], key: str, shipped: list[str], default: str, load: Callable[[str], object],
+              problems: list[str]) -> str:
+    """``[game] key``: one of the game's ``shipped`` data files by name, or a file of one's own, read with ``load``
+    now (so that ``check`` names its problems, each with the file) and made absolute, so that the journal finds
+    it again for a resume or a replay from any working directory."""
+    value = game.get(key, default)
+    if not isinstance(value, str) or (value not in shipped and not is_file(value)):
+        problems.append(f"[game] {key}: {shown(value)} is neither a shipped {key} ({', '.join(shipped)}) nor a file")
+        return default
+    if value in shipped:
+        return value
+    path = str(Path(value).resolve())
     try:
-        number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
-    except OverflowError:
-        number = math.nan
-    if not (math.isfinite(number) and number > 0):
-        problems.append(f"{key}: a positive number")
-        return 1.0
-    return number
+        load(path)
+    except DataError as exc:
+        problems.extend(f"[game] {key}: {exc.source}: {problem}" for problem in exc.problems)
+        return default
+    return path
 
 
 def is_file(value: str) -> bool:

@@ -18,11 +18,14 @@ from toprace_pi.core import registry
 from toprace_pi.core.registry import DEFAULT_GAME, game_names
 from toprace_pi.core.search import DEFAULT_STRENGTH, STRENGTHS
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.buttons import DEFAULT_PINS
+from toprace_pi.hardware.buttons import BOUNCE_TIME, DEFAULT_PINS
 from toprace_pi.hardware.events import BUTTONS
+from toprace_pi.hardware.gpio import HEADER_GPIOS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
+from toprace_pi.hardware.strip import NUMBERS as STRIP_NUMBERS
 from toprace_pi.hardware.strip import StripSettings
-from toprace_pi.table.checks import positive, table, unknown_keys, whole
+from toprace_pi.schema import Range, number_of, shown, unknown_keys, whole_in_text
+from toprace_pi.table.checks import table
 
 #: Where the tag registry and the journal go unless [files] says otherwise ("~" is the user's home).
 DEFAULT_REGISTRY = "~/.local/share/toprace-pi/tags.json"
@@ -32,6 +35,25 @@ READER_KINDS = ("pn532", "simulated")
 READER_KEYS = ("kind", "bus", "port", "address", "cs_pin")
 #: The keys of ``[files]``: where the table keeps its tags, its journal and a calibrated board profile.
 FILES_KEYS = ("registry", "journal", "profile")
+#: The sections of the file.
+SECTIONS = ("game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files", "web", "bots")
+#: A reader's I2C address: seven bits.
+I2C_ADDRESS = Range(int, 0x00, 0x7F, "an I2C address")
+#: ``[web] listen``'s port.
+PORT = Range(int, 1, 65535, "a port")
+#: Every number of the table's own sections, by section and key, and the values a real table could need: each
+#: is read through here, and the tests try every one with wrong values. A ``[readers.NAME]`` section's are
+#: :data:`READER_NUMBERS`; each game's ``[game]`` numbers are its settings' own ``NUMBERS``.
+NUMBERS: dict[str, dict[str, Range[Any]]] = {
+    "buttons": {
+        # Held UNDO: no shorter than the bounce of a press, and nobody holds a button for 10 s to take back a step.
+        "hold_time": Range(float, BOUNCE_TIME, 10.0, "a number of seconds"),
+        **{name: HEADER_GPIOS for name in BUTTONS},
+    },
+    "sound": {"buzzer": HEADER_GPIOS, "repeat_prompt": Range(int, 0, 3600, "a number of seconds (0: never)")},
+    "strip": dict(STRIP_NUMBERS),
+}
+READER_NUMBERS: dict[str, Range[Any]] = {"address": I2C_ADDRESS}
 #: ``[buttons] kind``: on the Pi's GPIO, or none, as nobody could press simulated ones: that lets the
 #: table and its tools run on a computer that is not a Pi. Without a ``[buttons]`` section the buttons
 #: are simulated, like every other device the file leaves out; with one, they are on the GPIO.
@@ -122,9 +144,7 @@ def load_config(path: str | Path) -> TableConfig:
 
 def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     problems: list[str] = []
-    unknown = set(data) - {"game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files", "web", "bots"}
-    if unknown:
-        problems.append(f"unknown section(s): {', '.join(sorted(unknown))}")
+    unknown_keys(data, SECTIONS, "the file:", problems, what="section")
     game = table(data, "game", problems)
     files = table(data, "files", problems)
     unknown_keys(files, FILES_KEYS, "[files]", problems)
@@ -140,7 +160,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         strip=_strip(table(data, "strip", problems), problems),
         buttons=_buttons(buttons, problems),
         button_kind=_button_kind(buttons.get("kind", "gpio" if "buttons" in data else "simulated"), problems),
-        hold_time=positive(buttons.get("hold_time", 1.0), "[buttons] hold_time", problems),
+        hold_time=number_of(buttons, "hold_time", NUMBERS["buttons"], "[buttons]", problems, 1.0),
         keyboard=_keyboard(table(data, "keyboard", problems), problems),
         sound=_sound(table(data, "sound", problems), problems),
         registry=_path(files.get("registry", DEFAULT_REGISTRY), "[files] registry", problems),
@@ -159,29 +179,28 @@ def web_config(section: dict[str, Any], problems: list[str]) -> WebConfig | None
     listen = section.get("listen", "0.0.0.0:8080")
     url = section.get("url")
     if url is not None and (not isinstance(url, str) or not url.startswith(("http://", "https://"))):
-        problems.append(f"[web] url: an address such as http://toprace.local:8080, not {url!r}")
+        problems.append(f"[web] url: an address such as http://toprace.local:8080, not {shown(url)}")
         url = None
     host, _, port = str(listen).rpartition(":")
-    if not isinstance(listen, str) or not port.isdigit() or not 0 < int(port) < 65536:
-        problems.append(f"[web] listen: HOST:PORT with a port from 1 to 65535 (0.0.0.0:8080), not {listen!r}")
+    number = whole_in_text(port)
+    if not isinstance(listen, str) or number is None or number not in PORT:
+        problems.append(f"[web] listen: HOST:PORT with {PORT} (0.0.0.0:8080), not {shown(listen)}")
         return None
-    return WebConfig(host.strip("[]") or "0.0.0.0", int(port), url)
+    return WebConfig(host.strip("[]") or "0.0.0.0", number, url)
 
 
 def bots_config(section: dict[str, Any], game: str, settings: Any, problems: list[str]) -> BotsConfig:
-    unknown = set(section) - {"seats", "strength"}
-    if unknown:
-        problems.append(f"[bots]: unknown key(s): {', '.join(sorted(unknown))} (known: seats, strength)")
+    unknown_keys(section, ("seats", "strength"), "[bots]", problems)
     strength = section.get("strength", DEFAULT_STRENGTH)
     if not isinstance(strength, str) or strength not in STRENGTHS:  # a list or a table cannot be looked up
-        problems.append(f"[bots] strength: one of {', '.join(STRENGTHS)}, not {strength!r}")
+        problems.append(f"[bots] strength: one of {', '.join(STRENGTHS)}, not {shown(strength)}")
         strength = DEFAULT_STRENGTH
     seats = section.get("seats", [])
     players = tuple(getattr(settings, "players", ()))
     if not isinstance(seats, list) or not all(isinstance(s, str) and s in players for s in seats) \
             or len(set(seats)) < len(seats):
         problems.append(f"[bots] seats: players' names of [game] players ({', '.join(players)}), each once, "
-                        f"not {seats!r}")
+                        f"not {shown(seats)}")
         seats = []
     entry = registry.get(game)
     reason = "it has no search bot" if entry.search_bot is None else entry.no_bot_seats(settings)
@@ -197,14 +216,14 @@ def _path(value: object, key: str, problems: list[str]) -> Path:
             return Path(value).expanduser()
     except RuntimeError:  # "~someone" with no such user
         pass
-    problems.append(f"{key}: a file name, not {value!r}")
+    problems.append(f"{key}: a file name, not {shown(value)}")
     return Path()
 
 
 def _profile(value: object, problems: list[str]) -> str | None:
     if value is None or (isinstance(value, str) and value):
         return value
-    problems.append(f"[files] profile: a board profile's name or file, not {value!r}")
+    problems.append(f"[files] profile: a board profile's name or file, not {shown(value)}")
     return None
 
 
@@ -215,18 +234,16 @@ def _game_settings(name: str, section: Mapping[str, Any], problems: list[str]) -
 
 def _game_name(value: object, problems: list[str]) -> str:
     if value not in game_names():
-        problems.append(f"[game] name: one of the games ({', '.join(game_names())}), not {value!r}")
+        problems.append(f"[game] name: one of the games ({', '.join(game_names())}), not {shown(value)}")
         return DEFAULT_GAME
     return str(value)
 
 
 def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     unknown_keys(section, ("buzzer", "tonal", "speech", "repeat_prompt"), "[sound]", problems)
-    if "buzzer" in section:
-        whole(section["buzzer"], "[sound] buzzer: the GPIO of the buzzer;", 2, 27, problems)
-    if "repeat_prompt" in section:
-        whole(section["repeat_prompt"], "[sound] repeat_prompt: seconds of quiet before the prompt is said again "
-               "(0: never);", 0, 3600, problems)
+    for key in NUMBERS["sound"]:
+        if key in section:
+            number_of(section, key, NUMBERS["sound"], "[sound]", problems)
     for key in ("tonal", "speech"):
         if not isinstance(section.get(key, False), bool):
             problems.append(f"[sound] {key}: true or false")
@@ -262,9 +279,10 @@ def _readers(section: dict[str, Any], hub: HubConfig | None, game: str,
         if not all(isinstance(fields.get(k, ""), str) for k in ("port", "cs_pin")):
             problems.append(f"{where}: port and cs_pin are names, like \"/dev/serial0\" and \"D5\"")
             continue
-        address = fields.get("address", 0x24)
-        if not isinstance(address, int) or isinstance(address, bool) or not 0 <= address <= 0x7F:
-            problems.append(f"{where}: address is an I2C address from 0x00 to 0x7f, not {address!r}")
+        known = len(problems)
+        for key in READER_NUMBERS:
+            number_of(fields, key, READER_NUMBERS, where, problems, getattr(ReaderConfig, key))
+        if len(problems) > known:
             continue
         if name in on_hub:
             problems.append(f"{where}: the {name} reader is also on the hub ([hub] readers); keep one")
@@ -279,7 +297,7 @@ def _hub(section: dict[str, Any], game: str, problems: list[str]) -> HubConfig:
     unknown_keys(section, ("port", "readers"), "[hub]", problems)
     port = section.get("port", "auto")
     if not isinstance(port, str) or not port:
-        problems.append(f"[hub] port: \"auto\" or a serial device like \"/dev/ttyACM1\", not {port!r}")
+        problems.append(f"[hub] port: \"auto\" or a serial device like \"/dev/ttyACM1\", not {shown(port)}")
         port = "auto"
     roles = list(reader_roles(game))
     names = section.get("readers", roles)
@@ -300,13 +318,13 @@ def _strip(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     try:
         StripSettings.from_config({"count": 1, **section})
     except DataError as exc:
-        problems.extend(f"[strip] {problem}" for problem in exc.problems)
+        problems.extend(exc.problems)
     return section
 
 
 def _button_kind(value: object, problems: list[str]) -> str:
     if value not in BUTTON_KINDS:
-        problems.append(f"[buttons] kind: one of {', '.join(BUTTON_KINDS)}, not {value!r}")
+        problems.append(f"[buttons] kind: one of {', '.join(BUTTON_KINDS)}, not {shown(value)}")
         return "gpio"
     return str(value)
 
@@ -315,20 +333,18 @@ def _keyboard(section: dict[str, Any], problems: list[str]) -> bool:
     unknown_keys(section, ("enabled",), "[keyboard]", problems)
     enabled = section.get("enabled", False)
     if not isinstance(enabled, bool):
-        problems.append(f"[keyboard] enabled: true or false, not {enabled!r}")
+        problems.append(f"[keyboard] enabled: true or false, not {shown(enabled)}")
         return False
     return enabled
 
 
 def _buttons(section: dict[str, Any], problems: list[str]) -> dict[str, int]:
-    pins = {k: v for k, v in section.items() if k not in ("hold_time", "kind")}
+    unknown_keys(section, (*NUMBERS["buttons"], "kind"), "[buttons]", problems)
+    pins = {k: v for k, v in section.items() if k in BUTTONS}
     if not pins:
         return dict(TableConfig().buttons)
-    for name, pin in pins.items():
-        if name not in BUTTONS:
-            problems.append(f"[buttons] {name}: the buttons are {', '.join(BUTTONS)}")
-        elif not isinstance(pin, int) or isinstance(pin, bool) or not 2 <= pin <= 27:
-            problems.append(f"[buttons] {name}: a GPIO number from 2 to 27")
+    for name in pins:
+        number_of(section, name, NUMBERS["buttons"], "[buttons]", problems)
     numbers = [pin for pin in pins.values() if isinstance(pin, int)]
     if len(set(numbers)) < len(numbers):
         problems.append("[buttons]: two buttons on one pin")

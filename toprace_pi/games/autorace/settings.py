@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from toprace_pi.games.autorace.data import DEFAULT_BOARD, board_names, load_board
+from toprace_pi.games.autorace.data import DEFAULT_BOARD, MONEY, board_names, load_board
 from toprace_pi.games.autorace.rules import Autorace, Settings
-from toprace_pi.table.checks import is_file, players, whole
+from toprace_pi.schema import Range, number_of, shown, unknown_keys
+from toprace_pi.table.checks import data_file, players
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
-KEYS = {"name", "variant", "board", "players", "games", "boost"}
+KEYS = ("name", "variant", "board", "players", "games", "boost")
+#: Every number of ``[game]``, and the values a real table could need.
+NUMBERS = {"games": Range(int, 1, 99), "boost": MONEY}
 #: The rules have no variants (the text's own section for them is empty).
 VARIANTS = ("base",)
 
@@ -34,20 +36,14 @@ class TableGame:
 
 def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
     """``[game]``: every problem named in ``problems``, a safe default kept for each."""
-    unknown = set(game) - KEYS
-    if unknown:
-        problems.append(f"[game] unknown key(s): {', '.join(sorted(unknown))}")
+    unknown_keys(game, KEYS, "[game]", problems)
     if game.get("variant", "base") not in VARIANTS:
-        problems.append(f"[game] variant: AUTORACE has only {', '.join(VARIANTS)}, not {game.get('variant')!r}")
-    board = game.get("board", DEFAULT_BOARD)
-    if not isinstance(board, str) or (board not in board_names() and not is_file(board)):
-        problems.append(f"[game] board: {board!r} is neither a shipped board ({', '.join(board_names())}) "
-                        "nor a file")
-        board = DEFAULT_BOARD
-    suits = len(load_board(board).suits) if board in board_names() else 5
+        problems.append(f"[game] variant: AUTORACE has only {', '.join(VARIANTS)}, not {shown(game.get('variant'))}")
+    board = data_file(game, "board", board_names(), DEFAULT_BOARD, load_board, problems)
     return TableGame(
-        board=board if board in board_names() else str(Path(board).resolve()),
-        players=players(game.get("players", list(DEFAULT_PLAYERS)), suits, DEFAULT_PLAYERS, problems),
-        games=whole(game.get("games", 1), "[game] games", 1, 99, problems),
-        boost=whole(game.get("boost", 0), "[game] boost", 0, 1000, problems),
+        board=board,
+        players=players(game.get("players", list(DEFAULT_PLAYERS)), len(load_board(board).suits), DEFAULT_PLAYERS,
+                        problems),
+        games=number_of(game, "games", NUMBERS, "[game]", problems, 1),
+        boost=number_of(game, "boost", NUMBERS, "[game]", problems, 0),
     )

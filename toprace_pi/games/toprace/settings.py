@@ -4,18 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
 from toprace_pi.games.toprace.rules.game import Game, Settings
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
-from toprace_pi.table.checks import is_file, players, positive, whole
+from toprace_pi.schema import Range, number_of, shown, unknown_keys
+from toprace_pi.table.checks import data_file, players
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
 #: Pit Stop rule: seconds the table waits for claims after a card is played, unless the section says otherwise.
 CLAIM_WINDOW = 6.0
-KEYS = {"name", "track", "deck", "players", "races", "variant", "claim_window", "tips"}
+KEYS = ("name", "track", "deck", "players", "races", "variant", "claim_window", "tips")
+#: Every number of ``[game]``, and the values a real table could need.
+NUMBERS: dict[str, Range[Any]] = {
+    "races": Range(int, 1, 99),
+    # A second is the least a hand needs to lay a card on a reader; a minute's wait would stall the race.
+    "claim_window": Range(float, 1.0, 60.0, "a number of seconds"),
+}
 #: Tips variant: where the players keep their tips until the race's end: on their tip markers (entered at
 #: the end, when they are revealed), or on their phones' pages (each entered in secret at its tip round).
 TIPS_KEPT = ("markers", "phones")
@@ -46,39 +52,27 @@ class TableGame:
 
 def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
     """``[game]``: every problem named in ``problems``, a safe default kept for each."""
-    unknown = set(game) - KEYS
-    if unknown:
-        problems.append(f"[game] unknown key(s): {', '.join(sorted(unknown))}")
+    unknown_keys(game, KEYS, "[game]", problems)
     return TableGame(
-        track=_shipped(game, "track", track_names(), DEFAULT_TRACK, problems),
-        deck=_shipped(game, "deck", deck_names(), DEFAULT_DECK, problems),
+        track=data_file(game, "track", track_names(), DEFAULT_TRACK, load_track, problems),
+        deck=data_file(game, "deck", deck_names(), DEFAULT_DECK, load_deck, problems),
         players=players(game.get("players", list(DEFAULT_PLAYERS)), 6, DEFAULT_PLAYERS, problems),
-        races=whole(game.get("races", 1), "[game] races", 1, 99, problems),
+        races=number_of(game, "races", NUMBERS, "[game]", problems, 1),
         variant=_variant(game.get("variant", "base"), problems),
-        claim_window=positive(game.get("claim_window", CLAIM_WINDOW), "[game] claim_window", problems),
+        claim_window=number_of(game, "claim_window", NUMBERS, "[game]", problems, CLAIM_WINDOW),
         tips=_tips(game.get("tips", "markers"), problems),
     )
 
 
 def _tips(value: object, problems: list[str]) -> str:
     if value not in TIPS_KEPT:
-        problems.append(f"[game] tips: where the tips are kept, {' or '.join(TIPS_KEPT)}, not {value!r}")
+        problems.append(f"[game] tips: where the tips are kept, {' or '.join(TIPS_KEPT)}, not {shown(value)}")
         return "markers"
     return str(value)
 
 
-def _shipped(game: Mapping[str, Any], kind: str, shipped: list[str], default: str, problems: list[str]) -> str:
-    """``[game] track`` or ``deck``: a shipped one by name, or a file (read when the game starts), made
-    absolute so that the journal names it for a resume or a replay from any working directory."""
-    value = game.get(kind, default)
-    if not isinstance(value, str) or (value not in shipped and not is_file(value)):
-        problems.append(f"[game] {kind}: {value!r} is neither a shipped {kind} ({', '.join(shipped)}) nor a file")
-        return default
-    return value if value in shipped else str(Path(value).resolve())
-
-
 def _variant(value: object, problems: list[str]) -> str:
     if value not in variant_names():
-        problems.append(f"[game] variant: one of {', '.join(variant_names())}, not {value!r}")
+        problems.append(f"[game] variant: one of {', '.join(variant_names())}, not {shown(value)}")
         return "base"
     return str(value)

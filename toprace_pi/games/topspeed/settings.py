@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from toprace_pi.errors import IllegalActionError
@@ -28,10 +27,13 @@ from toprace_pi.games.topspeed.data import (
 from toprace_pi.games.topspeed.rules import RACE_TYPES, Settings, TopSpeed, card_of
 from toprace_pi.games.topspeed.rules.cards import extra_card
 from toprace_pi.games.topspeed.rules.game import DEFAULT_LAPS, MAX_LAPS, MAX_PLAYERS
-from toprace_pi.table.checks import is_file, players, whole
+from toprace_pi.schema import Range, number_of, shown, unknown_keys
+from toprace_pi.table.checks import data_file, players
 
 DEFAULT_PLAYERS = ("Anna", "Ben", "Carla", "David")
-KEYS = {"name", "variant", "players", "laps", "removed", "blank", "blank_replaces", "circuit", "deck", "decks"}
+KEYS = ("name", "variant", "players", "laps", "removed", "blank", "blank_replaces", "circuit", "deck", "decks")
+#: Every number of ``[game]``, and the values a real table could need.
+NUMBERS = {"laps": Range(int, 2, MAX_LAPS)}
 #: Who holds the decks: the table (virtual, the default), or the players, each their own minicards.
 DECKS = ("virtual", "physical")
 #: Each advanced rule's word in a variant's name -> its field of :class:`Settings`.
@@ -85,24 +87,20 @@ class TableGame:
 
 def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
     """``[game]``: every problem named in ``problems``, a safe default kept for each."""
-    unknown = set(game) - KEYS
-    if unknown:
-        problems.append(f"[game] unknown key(s): {', '.join(sorted(unknown))}")
+    unknown_keys(game, KEYS, "[game]", problems)
     setup = TableGame(
         players=players(game.get("players", list(DEFAULT_PLAYERS)), MAX_PLAYERS, DEFAULT_PLAYERS, problems),
         variant=_variant(game.get("variant", "normal"), problems),
-        laps=whole(game.get("laps", DEFAULT_LAPS), "[game] laps", 2, MAX_LAPS, problems),
+        laps=number_of(game, "laps", NUMBERS, "[game]", problems, DEFAULT_LAPS),
         removed=_removed(game.get("removed", []), problems),
         blank=_blank(game.get("blank", ""), problems),
         blank_replaces=_flag(game, "blank_replaces", problems),
-        circuit=_file(game, "circuit", circuit_names(), DEFAULT_CIRCUIT, problems),
-        deck=_file(game, "deck", deck_names(), DEFAULT_DECK, problems),
+        circuit=data_file(game, "circuit", circuit_names(), DEFAULT_CIRCUIT, load_circuit, problems),
+        deck=data_file(game, "deck", deck_names(), DEFAULT_DECK, load_deck, problems),
         decks=_decks(game.get("decks", "virtual"), problems),
     )
     try:
-        settings = setup.settings()
-        if setup.deck in deck_names():
-            settings.race_cards(load_deck(setup.deck))
+        setup.settings().race_cards(load_deck(setup.deck))
     except IllegalActionError as exc:
         problems.append(f"[game] {exc}")
         return TableGame(players=setup.players, laps=setup.laps, decks=setup.decks)
@@ -111,7 +109,7 @@ def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
 
 def _decks(value: object, problems: list[str]) -> str:
     if value not in DECKS:
-        problems.append(f"[game] decks: one of {', '.join(DECKS)}, not {value!r}")
+        problems.append(f"[game] decks: one of {', '.join(DECKS)}, not {shown(value)}")
         return "virtual"
     return str(value)
 
@@ -138,7 +136,7 @@ def _removed(value: object, problems: list[str]) -> tuple[str, ...]:
 def _blank(value: object, problems: list[str]) -> str:
     try:
         if not isinstance(value, str):
-            raise IllegalActionError(f"the word of the card the blank card plays as, not {value!r}")
+            raise IllegalActionError(f"the word of the card the blank card plays as, not {shown(value)}")
         return extra_card(value).word if value else ""
     except IllegalActionError as exc:
         problems.append(f"[game] blank: {exc}")
@@ -148,15 +146,6 @@ def _blank(value: object, problems: list[str]) -> str:
 def _flag(game: Mapping[str, Any], key: str, problems: list[str]) -> bool:
     value = game.get(key, False)
     if not isinstance(value, bool):
-        problems.append(f"[game] {key}: true or false, not {value!r}")
+        problems.append(f"[game] {key}: true or false, not {shown(value)}")
         return False
     return value
-
-
-def _file(game: Mapping[str, Any], key: str, shipped: list[str], default: str, problems: list[str]) -> str:
-    """``circuit`` or ``deck``: a shipped one by name or a file, made absolute so that the journal finds it."""
-    value = game.get(key, default)
-    if not isinstance(value, str) or (value not in shipped and not is_file(value)):
-        problems.append(f"[game] {key}: {value!r} is neither a shipped {key} ({', '.join(shipped)}) nor a file")
-        return default
-    return value if value in shipped else str(Path(value).resolve())

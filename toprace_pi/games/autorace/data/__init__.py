@@ -12,10 +12,20 @@ from typing import Any
 from toprace_pi.datafiles import read_toml, shipped_names
 from toprace_pi.errors import DataError
 from toprace_pi.games.autorace.rules.board import Board, Suit
+from toprace_pi.schema import BYTE, Range, number_of, shown, unknown_keys, whole_in_text
 
 DEFAULT_BOARD = "standard"
-FIELDS = {"name", "finish", "stations", "start_capital", "highest_card", "speed_limit", "draw_cost",
-          "reconstructed", "note", "bonuses", "suits"}
+FIELDS = ("name", "finish", "stations", "start_capital", "highest_card", "speed_limit", "draw_cost",
+          "reconstructed", "note", "bonuses", "suits")
+SUIT_FIELDS = ("id", "name", "rgb")
+#: An amount of money: the rules' own are a few dozen (a start capital of 32, bonuses up to 12).
+MONEY = Range(int, 0, 1000, "an amount")
+#: The highest number card of a set: the rules' sets run to 10.
+HIGHEST_CARD = Range(int, 1, 50)
+#: Every number of ``[board]`` but its spaces' bonuses (each :data:`MONEY`), and the values a real board could
+#: need: a track of a few dozen spaces (the rules' has 72), far fewer than a strip has LEDs.
+NUMBERS = {"finish": Range(int, 2, 500, "the last space"), "start_capital": MONEY, "highest_card": HIGHEST_CARD,
+           "speed_limit": Range(int, 0, HIGHEST_CARD.high), "draw_cost": MONEY}
 
 
 def board_names() -> list[str]:
@@ -33,14 +43,12 @@ def board_from_dict(document: dict[str, Any], source: str) -> Board:
     board = document.get("board")
     if not isinstance(board, dict):
         raise DataError(source, ["no [board] table"])
-    unknown = set(board) - FIELDS
-    if unknown:
-        problems.append(f"[board] unknown key(s): {', '.join(sorted(unknown))}")
-    finish = _whole(board, "finish", 1, problems)
-    numbers = {key: _whole(board, key, low, problems) for key, low in
-               (("start_capital", 0), ("highest_card", 1), ("speed_limit", 0), ("draw_cost", 0))}
+    unknown_keys(document, ("board",), "the file:", problems, what="table")
+    unknown_keys(board, FIELDS, "[board]", problems)
+    numbers = {key: number_of(board, key, NUMBERS, "[board]", problems) for key in NUMBERS}
+    finish = numbers.pop("finish")
     stations = board.get("stations")
-    if not isinstance(stations, list) or not all(_is_whole(s) and 0 < s < finish for s in stations):
+    if not isinstance(stations, list) or not all(s in Range(int, 1, finish - 1) for s in stations):
         problems.append(f"[board] stations: a list of spaces from 1 to {finish - 1}")
         stations = []
     bonuses = _bonuses(board.get("bonuses"), finish, problems)
@@ -52,28 +60,17 @@ def board_from_dict(document: dict[str, Any], source: str) -> Board:
                  note=str(board.get("note", "")), **numbers)
 
 
-def _is_whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _whole(board: dict[str, Any], key: str, low: int, problems: list[str]) -> int:
-    value = board.get(key)
-    if not _is_whole(value) or value < low:  # type: ignore[operator]
-        problems.append(f"[board] {key}: a whole number from {low}, not {value!r}")
-        return low
-    return int(value)  # type: ignore[arg-type]
-
-
 def _bonuses(table: object, finish: int, problems: list[str]) -> dict[int, int]:
     if not isinstance(table, dict) or not table:
         problems.append("[board.bonuses]: the objectives, each space = its bonus")
         return {}
     bonuses = {}
     for key, value in table.items():
-        if not key.isdigit() or not 0 < int(key) <= finish or not _is_whole(value) or value < 0:
-            problems.append(f"[board.bonuses] {key} = {value!r}: a space from 1 to {finish} = a bonus from 0")
+        space = whole_in_text(key)
+        if space is None or not 0 < space <= finish:
+            problems.append(f"[board.bonuses] {shown(key)}: a space from 1 to {finish}")
         else:
-            bonuses[int(key)] = value
+            bonuses[space] = MONEY.check(value, f"[board.bonuses] {key}", problems)
     return dict(sorted(bonuses.items()))
 
 
@@ -84,8 +81,9 @@ def _suits(items: object, problems: list[str]) -> tuple[Suit, ...]:
     suits = []
     for number, item in enumerate(items, 1):
         item = item if isinstance(item, dict) else {}
+        unknown_keys(item, SUIT_FIELDS, f"suit {number}:", problems)
         rgb, ident, name = item.get("rgb"), item.get("id"), item.get("name")
-        if not (isinstance(rgb, list) and len(rgb) == 3 and all(_is_whole(c) and 0 <= c <= 255 for c in rgb)
+        if not (isinstance(rgb, list) and len(rgb) == 3 and all(c in BYTE for c in rgb)
                 and isinstance(ident, str) and ident.isalpha() and ident.islower() and isinstance(name, str)):
             problems.append(f"suit {number}: an id (lower-case letters), a name and an rgb of three 0-255 values")
             continue

@@ -15,10 +15,16 @@ from typing import Any, Union
 
 from toprace_pi.core.clone import shared
 from toprace_pi.errors import DataError
-from toprace_pi.games.toprace.rules.cars import Car, CarSet, Joker, read_edition
+from toprace_pi.games.toprace.rules.cars import EDITION_KEYS, Car, CarSet, Joker, read_edition
+from toprace_pi.schema import Range, shown, unknown_keys, whole_in_text
 
 VALUES = frozenset({1, 2, 3, 4, 5, 6, 10})
 DECK_SIZE = 48
+#: A card's number: the cards of a deck are numbered 1 to 48, the number written on (or enrolled for) each.
+CARD_NUMBER = Range(int, 1, DECK_SIZE, "a card number")
+#: The keys of a deck file's ``[deck]``, and of each of its cards.
+DECK_KEYS = ("name", "reconstructed", "note", *EDITION_KEYS, "cards")
+CARD_KEYS = ("number", "moves", "sprint_breakdown")
 
 #: Cards dealt to each player, by number of players (base game).
 CARDS_PER_PLAYER = {2: 24, 3: 16, 4: 12, 5: 9, 6: 8}
@@ -131,6 +137,8 @@ class Deck:
         if not isinstance(header, Mapping) or not isinstance(header.get("name"), str):
             problems.append("[deck]: missing table with a 'name'")
             header = {"name": "?"}
+        unknown_keys(data, ("deck",), "the file:", problems, what="table")
+        unknown_keys(header, DECK_KEYS, "[deck]", problems)
         cars = read_edition(header, problems)
         entries = header.get("cards")
         if not isinstance(entries, list):
@@ -157,11 +165,15 @@ def _card(entry: object, n: int, cars: CarSet, problems: list[str]) -> SpeedCard
     if not isinstance(entry, Mapping):
         problems.append(f"card #{n} in the list: must be a table")
         return None
-    number = entry.get("number")
-    if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        problems.append(f"card #{n} in the list: 'number' must be a whole number from 1")
+    if entry.get("number") not in CARD_NUMBER:
+        problems.append(f"card #{n} in the list: 'number' must be {CARD_NUMBER}, not {shown(entry.get('number'))}")
         return None
+    number: int = entry["number"]
     where = f"card {number}"
+    known = len(problems)
+    unknown_keys(entry, CARD_KEYS, f"{where}:", problems)
+    if len(problems) > known:
+        return None
     if ("moves" in entry) == ("sprint_breakdown" in entry):
         problems.append(f"{where}: needs either 'moves' or 'sprint_breakdown'")
         return None
@@ -184,10 +196,7 @@ def _movement_card(number: int, moves: object, cars: CarSet, where: str, problem
     parsed: list[tuple[Car | None, int]] = []
     for move in moves:
         words = move.split() if isinstance(move, str) else []
-        # isascii: str.isdigit() also accepts "²", which int() refuses; the length
-        # keeps int() from a string of thousands of digits, which it refuses too.
-        digits = words[1] if len(words) == 2 else ""
-        value = int(digits) if digits.isascii() and digits.isdigit() and len(digits) <= 3 else None
+        value = whole_in_text(words[1]) if len(words) == 2 else None
         if value not in VALUES:
             problems.append(f"{where}: {move!r} is not a colour and a value (1-6 or 10)")
             return None

@@ -19,6 +19,7 @@ from toprace_pi.core.clone import shared
 
 #: A colour as red, green and blue from 0 to 255: for the terminal, SVG and LEDs alike.
 from toprace_pi.core.colour import RGB
+from toprace_pi.schema import BYTE, unknown_keys
 
 #: Cars of an edition: one per starting space.
 EDITION_CARS = 6
@@ -26,6 +27,10 @@ PAIRS = EDITION_CARS // 2
 
 _ID = re.compile(r"[a-z]+")
 _LETTER = re.compile(r"[A-Z]")
+#: The keys of a deck file's ``[deck]`` that make its edition, and of each car and the joker.
+EDITION_KEYS = ("cars", "joker", "sprint_breakdown_pairs")
+CAR_KEYS = ("id", "name", "rgb", "letter")
+JOKER_KEYS = ("id", "name", "rgb")
 #: What a broken car or joker entry gets for a missing value while the rest of the file is checked.
 _STAND_IN: dict[str, Any] = {"name": "?", "rgb": (0, 0, 0), "letter": "?"}
 
@@ -188,6 +193,7 @@ def _car_fields(entry: object, n: int, problems: list[str]) -> dict[str, Any] | 
         problems.append(f"[deck] cars #{n}: must be a table like {example}, its id one lower-case word")
         return None
     where = f"[deck] car {entry['id']!r}"
+    unknown_keys(entry, CAR_KEYS, f"{where}:", problems)
     fields = _shown(entry, where, problems)
     letter = entry.get("letter")
     if isinstance(letter, str) and _LETTER.fullmatch(letter):
@@ -206,7 +212,7 @@ def _shown(entry: Mapping[str, Any], where: str, problems: list[str]) -> dict[st
     else:
         problems.append(f"{where}: 'name' must be the name people read, like \"Light blue\"")
     rgb = entry.get("rgb")
-    if isinstance(rgb, list) and len(rgb) == 3 and all(_is_byte(v) for v in rgb):
+    if isinstance(rgb, list) and len(rgb) == 3 and all(v in BYTE for v in rgb):
         fields["rgb"] = (rgb[0], rgb[1], rgb[2])
     else:
         problems.append(f"{where}: 'rgb' must be the display colour as three whole numbers 0-255, like [30, 100, 255]")
@@ -215,10 +221,6 @@ def _shown(entry: Mapping[str, Any], where: str, problems: list[str]) -> dict[st
 
 def _is_id(value: object) -> bool:
     return isinstance(value, str) and _ID.fullmatch(value) is not None
-
-
-def _is_byte(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 255
 
 
 def _no_two_alike(fields: list[dict[str, Any]], key: str, problems: list[str]) -> None:
@@ -233,6 +235,7 @@ def _joker(entry: object, car_ids: set[str], problems: list[str]) -> Joker:
     if not isinstance(entry, Mapping) or not _is_id(entry.get("id")):
         problems.append(f"[deck] joker: must be a table like {example}, its id one lower-case word")
         return Joker("", "?", (0, 0, 0))
+    unknown_keys(entry, JOKER_KEYS, "[deck] joker:", problems)
     fields = _shown(entry, "[deck] joker", problems)
     if fields["id"] in car_ids:
         problems.append(f"[deck] joker: its id {fields['id']!r} is also a car's; the cards could not tell them apart")

@@ -19,15 +19,15 @@ the loaders in :mod:`toprace_pi.games.toprace.data` do the reading.
 from __future__ import annotations
 
 import bisect
-import math
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from functools import reduce
 from operator import or_
-from typing import Any, TypeGuard
+from typing import Any
 
 from toprace_pi.core.clone import shared
 from toprace_pi.errors import DataError
+from toprace_pi.schema import Range, shown, unknown_keys
 
 #: Index standing for "across the finish line" in step lists and move ends.
 FINISH = -1
@@ -362,6 +362,20 @@ class Track:
         return _TrackBuilder(data, source).build(slug)
 
 
+#: The keys of ``[track]`` and of each of its spaces.
+TRACK_KEYS = ("name", "lanes", "finish_line", "tip_lines", "reconstructed", "note", "spaces")
+SPACE_KEYS = ("id", "lane", "front", "next", "start", "curve", "x", "y", "heading")
+#: Cars, and so lanes and starting spaces, of a race.
+LANES = Range(int, 1, 6)
+#: A position along the track, in space lengths: the shipped tracks' finish lines lie at 60 to 90, and a
+#: thousand spaces is no board a table holds.
+POSITION = Range(float, 0.0, 1000.0)
+#: Every number of a space, and the values a real board could need: its front edge, where it is drawn (in
+#: space units, either side of the first space) and its heading in degrees.
+SPACE_NUMBERS: dict[str, Range[Any]] = {"front": POSITION, "x": Range(float, -1000.0, 1000.0),
+                                        "y": Range(float, -1000.0, 1000.0), "heading": Range(float, -360.0, 360.0)}
+
+
 class _TrackBuilder:
     """Schema and graph checks for track data; collects problems instead of stopping."""
 
@@ -389,23 +403,20 @@ class _TrackBuilder:
         if not isinstance(track, Mapping):
             self.fail("[track]", "missing table")
             track = {}
+        unknown_keys(self.data, ("track",), "the file:", self.problems, what="table")
+        unknown_keys(track, TRACK_KEYS, "[track]", self.problems)
         name = track.get("name")
         if not isinstance(name, str) or not name.strip():
             self.fail("[track]", "'name' must be a non-empty string")
             name = "?"
-        lanes = track.get("lanes")
-        if not _is_int(lanes) or not 1 <= lanes <= 6:
-            self.fail("[track]", "'lanes' must be a whole number from 1 to 6")
-            lanes = 6
-        finish = track.get("finish_line")
-        if not _is_number(finish):
-            self.fail("[track]", "'finish_line' must be a number")
-            finish = 0.0
+        # A stand-in of every lane, so that no space's lane is named for the header's fault.
+        lanes = LANES.check(track.get("lanes"), "[track] lanes", self.problems, stand_in=LANES.high)
+        finish = POSITION.check(track.get("finish_line"), "[track] finish_line", self.problems)
         tips = track.get("tip_lines")
         if (
             not isinstance(tips, list)
             or len(tips) != 3
-            or not all(_is_number(t) for t in tips)
+            or not all(t in POSITION for t in tips)
             or not all(a < b for a, b in zip([0, *tips], [*tips, finish]))
         ):
             self.fail("[track]", "'tip_lines' must be 3 increasing positions before the finish line")
@@ -420,7 +431,7 @@ class _TrackBuilder:
         return dict(
             name=name,
             lanes=lanes,
-            finish_line=float(finish),
+            finish_line=finish,
             tip_lines=tuple(float(t) for t in tips),
             reconstructed=bool(reconstructed),
             note=note,
@@ -452,30 +463,23 @@ class _TrackBuilder:
         return raw
 
     def _space_fields_ok(self, entry: Mapping[str, Any], where: str, lanes: int) -> bool:
-        ok = True
-        unknown = set(entry) - {"id", "lane", "front", "next", "start", "curve", "x", "y", "heading"}
-        if unknown:
-            self.fail(where, f"unknown field(s) {', '.join(sorted(unknown))}")
-            ok = False
-        if not _is_int(entry.get("lane")) or not 0 <= entry["lane"] < lanes:
-            self.fail(where, f"'lane' must be a whole number from 0 to {lanes - 1}")
-            ok = False
-        for key in ("front", "x", "y", "heading"):
-            if not _is_number(entry.get(key)):
-                self.fail(where, f"{key!r} must be a number")
-                ok = False
+        known = len(self.problems)
+        unknown_keys(entry, SPACE_KEYS, f"{where}:", self.problems)
+        lane = Range(int, 0, lanes - 1)
+        if entry.get("lane") not in lane:
+            self.fail(where, f"'lane' must be {lane}, not {shown(entry.get('lane'))}")
+        for key, allowed in SPACE_NUMBERS.items():
+            if entry.get(key) not in allowed:
+                self.fail(where, f"{key!r} must be {allowed}, not {shown(entry.get(key))}")
         steps = entry.get("next")
         if not isinstance(steps, list) or not all(isinstance(t, str) for t in steps):
             self.fail(where, "'next' must be a list of space ids")
-            ok = False
         start = entry.get("start")
-        if start is not None and (not _is_int(start) or not 1 <= start <= 6):
-            self.fail(where, "'start' must be a starting space number from 1 to 6")
-            ok = False
+        if start is not None and start not in LANES:
+            self.fail(where, f"'start' must be a starting space number from 1 to {LANES.high}, not {shown(start)}")
         if entry.get("curve") not in (None, LEFT, RIGHT):
             self.fail(where, "'curve' must be \"left\" or \"right\"")
-            ok = False
-        return ok
+        return len(self.problems) == known
 
     def _check_graph(self, raw: list[dict[str, Any]], header: dict[str, Any]) -> None:
         by_id = {r["id"]: r for r in raw}
@@ -566,21 +570,6 @@ class _TrackBuilder:
             )
             for i, r in enumerate(raw)
         )
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: object) -> TypeGuard[float]:
-    """A finite int or float that converts to a float (not NaN, not an infinity,
-    not an integer beyond the float range)."""
-    if not isinstance(value, (int, float)) or isinstance(value, bool):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
 
 
 def _backs(raw: list[dict[str, Any]], by_id: dict[str, dict[str, Any]]) -> dict[str, float]:

@@ -15,11 +15,18 @@ from toprace_pi.datafiles import read_toml, shipped_names
 from toprace_pi.errors import DataError, IllegalActionError
 from toprace_pi.games.topspeed.rules.cards import DECK_SIZE, Card, Deck, Kind, card_of, take_out
 from toprace_pi.games.topspeed.rules.circuit import MIN_SPACES, Circuit
+from toprace_pi.games.topspeed.rules.game import MAX_LAPS
+from toprace_pi.schema import Range, number_of, unknown_keys
 
 DEFAULT_CIRCUIT = "montmelo"
 DEFAULT_DECK = "standard"
-CIRCUIT_FIELDS = {"name", "spaces", "grand_prix_laps", "reconstructed", "note"}
-DECK_FIELDS = {"name", "cards", "races", "reconstructed", "note"}
+CIRCUIT_FIELDS = ("name", "spaces", "grand_prix_laps", "reconstructed", "note")
+DECK_FIELDS = ("name", "cards", "races", "reconstructed", "note")
+#: Every number of ``[circuit]``, and the values a real board could need: a loop of a few dozen spaces (far
+#: fewer than a strip has LEDs), and a Grand Prix no longer than the longest race a table plays.
+CIRCUIT_NUMBERS = {"spaces": Range(int, MIN_SPACES, 500), "grand_prix_laps": Range(int, 1, MAX_LAPS)}
+#: The copies of one card in ``[deck.cards]``: never more than the deck holds.
+COPIES = Range(int, 1, DECK_SIZE, "a number of copies")
 #: The race types a deck file describes (a custom race names its own cards).
 DECK_RACES = ("normal", "wet")
 
@@ -37,8 +44,8 @@ def load_circuit(name_or_path: str | Path = DEFAULT_CIRCUIT) -> Circuit:
     source, document = read_toml(_folder("circuits"), name_or_path, circuit_names())
     table = _table(document, "circuit", CIRCUIT_FIELDS, source)
     problems: list[str] = []
-    spaces = _count(table, "circuit", "spaces", MIN_SPACES, problems)
-    laps = _count(table, "circuit", "grand_prix_laps", 1, problems)
+    spaces = number_of(table, "spaces", CIRCUIT_NUMBERS, "[circuit]", problems)
+    laps = number_of(table, "grand_prix_laps", CIRCUIT_NUMBERS, "[circuit]", problems)
     if problems:
         raise DataError(source, problems)
     return Circuit(name=str(table.get("name", source)), spaces=spaces, grand_prix_laps=laps,
@@ -82,22 +89,16 @@ def _summary(deck: Deck, cards: tuple[Card, ...]) -> str:
             f"{points / len(cards):.2f} a card drawn); {troubles or 'no trouble cards'}")
 
 
-def _table(document: dict[str, Any], name: str, fields: set[str], source: str) -> dict[str, Any]:
+def _table(document: dict[str, Any], name: str, fields: tuple[str, ...], source: str) -> dict[str, Any]:
     table = document.get(name)
     if not isinstance(table, dict):
         raise DataError(source, [f"no [{name}] table"])
-    unknown = set(table) - fields
-    if unknown:
-        raise DataError(source, [f"[{name}] unknown key(s): {', '.join(sorted(unknown))}"])
+    problems: list[str] = []
+    unknown_keys(document, (name,), "the file:", problems, what="table")
+    unknown_keys(table, fields, f"[{name}]", problems)
+    if problems:
+        raise DataError(source, problems)
     return table
-
-
-def _count(table: dict[str, Any], name: str, key: str, low: int, problems: list[str]) -> int:
-    value = table.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        problems.append(f"[{name}] {key}: a whole number from {low}, not {value!r}")
-        return low
-    return value
 
 
 def _cards(table: object, problems: list[str]) -> tuple[Card, ...]:
@@ -112,8 +113,8 @@ def _cards(table: object, problems: list[str]) -> tuple[Card, ...]:
         except IllegalActionError as exc:
             problems.append(f"[deck.cards] {word}: {exc}")
             continue
-        if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
-            problems.append(f"[deck.cards] {word}: a number of copies from 1, not {copies!r}")
+        if copies not in COPIES:
+            COPIES.check(copies, f"[deck.cards] {word}", problems)
             continue
         cards += [card] * copies
     if len(cards) != DECK_SIZE:

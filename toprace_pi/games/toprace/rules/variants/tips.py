@@ -29,8 +29,12 @@ from toprace_pi.games.toprace.rules.cars import Car, CarSet
 from toprace_pi.games.toprace.rules.events import TipRound, TipsSettled
 from toprace_pi.games.toprace.rules.game import Game, Phase, Settings, handles, legal
 from toprace_pi.games.toprace.rules.track import Track
+from toprace_pi.schema import Range, unknown_keys
 
 ROUNDS = ("first", "second", "third")
+#: What one tip pays (or costs): the reconstructed table's largest is 100,000, the bank's largest note 1,000,000.
+AMOUNT = Range(int, -1_000_000, 1_000_000, "an amount")
+TIP_KEYS = ("name", "reconstructed", *ROUNDS)
 #: Every player places a secret tip on a car.
 TIP = Phase("TIP", "place a secret tip")
 
@@ -63,13 +67,14 @@ class TipTable:
         table = data.get("tips")
         if not isinstance(table, Mapping):
             raise DataError(source, ["[tips]: missing table"])
-        problems = []
+        problems: list[str] = []
+        unknown_keys(data, ("tips",), "the file:", problems, what="table")
+        unknown_keys(table, TIP_KEYS, "[tips]", problems)
         rows = []
         for key in ROUNDS:
             row = table.get(key)
-            if (not isinstance(row, list) or len(row) != PLACES
-                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in row)):
-                problems.append(f"[tips] {key}: a list of {PLACES} whole amounts, one per place")
+            if not isinstance(row, list) or len(row) != PLACES or not all(v in AMOUNT for v in row):
+                problems.append(f"[tips] {key}: a list of {PLACES} amounts, one per place, each {AMOUNT}")
                 continue
             if any(v % STEP for v in row):
                 problems.append(f"[tips] {key}: amounts are whole banknotes, multiples of {STEP:,}")
