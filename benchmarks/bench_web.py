@@ -119,8 +119,9 @@ def game(seed: int, web: bool, real: bool = False, pace: float = 0.0) -> dict[st
         page = TableWeb(table, host="127.0.0.1", port=0)  # type: ignore[arg-type]
         add = page.feed.add
 
-        def timed_add(spectator: str, seats: tuple[str, ...], closes_in: float | None = None) -> object:
-            post = add(spectator, seats, closes_in)
+        def timed_add(spectator: str, seats: tuple[str, ...], closes_in: float | None = None,
+                      table: str | None = None) -> object:
+            post = add(spectator, seats, closes_in, table)
             added[post.seq] = time.time()
             return post
 

@@ -14,6 +14,7 @@ import pytest
 
 from toprace_pi import service
 from toprace_pi.service import Watchdog, notify, ready, status, stopping
+from toprace_pi.web.connections import bounds
 
 UNIT = Path(__file__).resolve().parent.parent / "systemd" / "toprace-pi.service"
 INSTALLED_BINARY = "/opt/toprace-pi/venv/bin/toprace-pi"
@@ -210,6 +211,11 @@ def test_the_unit_asks_for_what_the_controller_relies_on():
     assert "PrivateDevices" not in settings  # it would hide /dev/spidev*, /dev/gpiochip* and /dev/ttyACM*
     assert settings["UMask"] == ["0077"]  # the journal holds the players' secrets
     assert settings["CapabilityBoundingSet"] == [""] and settings["RestrictAddressFamilies"] == ["AF_UNIX"]
+
+
+def test_the_unit_sets_the_open_files_limit_the_web_pages_connections_stay_well_below():
+    limit = int(unit_settings()["LimitNOFILE"][0])
+    assert 4 * bounds(limit).connections <= limit  # a crowd of connections leaves the table three quarters
 
 
 def test_the_unit_lets_the_service_open_every_serial_device_the_wiring_guide_names():

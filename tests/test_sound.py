@@ -236,7 +236,7 @@ def test_an_announcement_quoting_a_device_is_written_and_spoken_printable(espeak
     with Announcer(echo=written.append, runner=speech) as announcer:
         announcer.say("the hub reader failed: \x1b[2Jgone\r")
         assert announcer.wait_idle(PATIENCE)
-    assert written == ["the hub reader failed: \\x1b[2Jgone\\x0d"]
+    assert written == ["the hub reader failed: \\x1b[2Jgone\\r"]
     assert [text for _, text in speech.spoken] == written
 
 

@@ -12,6 +12,7 @@ import socket
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -68,6 +69,13 @@ def toprace_table(journal: Path, variant: str = "pitstop") -> Callable[..., Any]
                              names=("Anna", "Ben"), say=lambda _: None)
 
 
+def topspeed_table(journal: Path) -> Callable[..., Any]:
+    """What builds a TOP SPEED demo table for Anna and Ben with its journal at ``journal``, for :func:`served`."""
+    from toprace_pi.games.topspeed.table.demo import build_demo_table
+
+    return functools.partial(build_demo_table, 2, laps=2, journal=journal, names=("Anna", "Ben"), say=lambda _: None)
+
+
 @contextmanager
 def served(build: Any, **options: Any) -> Iterator[tuple[Any, TableWeb, Stepper]]:
     """A demo table made by ``build(pages=...)``, its pages served at 127.0.0.1 on a free port."""
@@ -88,16 +96,24 @@ def served(build: Any, **options: Any) -> Iterator[tuple[Any, TableWeb, Stepper]
         demo.close()
 
 
-def request(url: str, *, data: bytes | None = None, kind: str = "application/json",
-            method: str | None = None) -> tuple[int, dict[str, str], bytes]:
-    """Status, headers and body of one request (an error status is an answer too)."""
-    req = urllib.request.Request(url, data=data, method=method,
-                                 headers={"Content-Type": kind} if data is not None else {})
+def request(url: str, *, data: bytes | None = None, kind: str = "application/json", method: str | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers and body of one request (an error status is an answer too). A request with a body
+    comes from the server's own page, as a page's script sends it (its ``Origin``), unless ``headers`` say
+    otherwise."""
+    sent = {"Content-Type": kind, "Origin": origin(url)} if data is not None else {}
+    req = urllib.request.Request(url, data=data, method=method, headers={**sent, **(headers or {})})
     try:
         with urllib.request.urlopen(req, timeout=10) as reply:
             return reply.status, dict(reply.headers), reply.read()
     except urllib.error.HTTPError as error:
         return error.code, dict(error.headers), error.read()
+
+
+def origin(url: str) -> str:
+    """The origin of a page at ``url``, as a browser names it in an ``Origin`` header."""
+    parts = urllib.parse.urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def act(web: TableWeb, token: str, act_text: str, step: int) -> tuple[int, dict[str, Any]]:

@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 DEMO_JOURNAL = Path("~/.local/share/toprace-pi/demo-journal.jsonl")
 #: Seconds the demo waits after each step, so a person can follow it.
 DEMO_DELAY = 0.4
+#: Why a command of the web pages cannot run.
+WEB_MISSING = "the web pages need aiohttp and segno ({exc}): pip install 'toprace-pi[web]'"
 _Parser = UsageParser
 #: A command's arguments, added to its parser for the game asked for.
 Builder = Callable[[argparse.ArgumentParser, str], None]
@@ -149,6 +151,11 @@ def _build_play(parser: argparse.ArgumentParser, game: str) -> None:
                         help="the game the configuration must be for (by default, the one it names)")
     parser.add_argument("--new", action="store_true", help="start a new game (the old journal is archived)")
     parser.set_defaults(run=_play_table)
+
+
+def _build_web_links(parser: argparse.ArgumentParser, game: str) -> None:
+    _config_option(parser)
+    parser.set_defaults(run=_web_links)
 
 
 def _build_replay(parser: argparse.ArgumentParser, game: str) -> None:
@@ -297,7 +304,8 @@ def _os_problem(exc: OSError) -> str:
     hint = {errno.EACCES: "check who owns it and its folder (the service runs as the user toprace)",
             errno.EPERM: "check who owns it and its folder (the service runs as the user toprace)",
             errno.EROFS: "the file system is read-only: check the SD card and how it is mounted",
-            errno.ENOSPC: "the disk is full: make room and start again"}.get(exc.errno or 0)
+            errno.ENOSPC: "the disk is full: make room and start again",
+            errno.EIO: "the disk failed to read or write it: check the SD card (dmesg tells more)"}.get(exc.errno or 0)
     return f"{where}{exc.strerror or exc}" + (f"; {hint}" if hint else "")
 
 
@@ -349,7 +357,7 @@ def _demo_pages(listen: tuple[str, int], journal: Path, remotes: list[str], scre
     try:
         from toprace_pi.web.live import DEMO_LINGER, TableWeb
     except ImportError as exc:
-        raise TopRaceError(f"the web pages need aiohttp and segno ({exc}): pip install 'toprace-pi[web]'") from None
+        raise TopRaceError(WEB_MISSING.format(exc=exc)) from None
     host, port = listen
 
     def open_pages(table: Any) -> Any:
@@ -405,6 +413,18 @@ def _table_pages(config: TableConfig) -> Any:
 
         return missing
     return open_pages
+
+
+def _web_links(args: argparse.Namespace) -> int:
+    """The boards' links of the table the config sets up: the table's own board is a secret of its screen,
+    so ``play`` never logs it; whoever may read the table's files asks for it here."""
+    try:
+        from toprace_pi.web.live import table_links
+    except ImportError as exc:
+        raise TopRaceError(WEB_MISSING.format(exc=exc)) from None
+    for line in table_links(_config(args)):
+        print(line)
+    return 0
 
 
 def _same_game(asked: str, found: str, where: str) -> None:
@@ -614,6 +634,8 @@ _COMMANDS: dict[str, tuple[str, Builder, bool]] = {
     "check": ("self-test: readers, LED chase, buttons", _build_check, True),
     "enrol": ("enrol the tags of the game's cards and tokens, one after another", _build_enrol, True),
     "calibrate": ("assign the LEDs to a track's spaces", _build_calibrate, True),
+    "web-links": ("print the links of the table's web boards, its own one with the seats' join codes too",
+                  _build_web_links, False),
     "games": ("list the games the table plays", _build_games, True),
     "track": ("show or check a track layout", _build_track, False),
     "deck": ("check a speed-card deck file", _build_deck, False),

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import IO
 
-from toprace_pi.text import printable_lines
+from toprace_pi.text import printable, printable_lines
 
 log = logging.getLogger(__name__)
 
@@ -135,16 +135,22 @@ class LogFormat(logging.Formatter):
 
     journald reads a ``<N>`` at the start of each line of a service's output as
     its syslog priority, so ``journalctl -p warning`` shows warnings and worse
-    only. Every line is made printable first (:func:`toprace_pi.text.printable`):
-    text from outside (a hub's error, a player's name) cannot forge a log line.
+    only. A record's message is one line, made printable whole (:func:`toprace_pi.text.printable`:
+    a newline in it is written ``\\n``), and the lines a traceback adds are indented: text from
+    outside (a hub's error, a player's name) cannot forge a log line.
     """
 
     def __init__(self, *, journald: bool) -> None:
         super().__init__("%(levelname)s %(name)s: %(message)s")
         self.journald = journald
 
+    def formatMessage(self, record: logging.LogRecord) -> str:  # noqa: N802 (logging's name)
+        record.message = printable(record.message)
+        return super().formatMessage(record)
+
     def format(self, record: logging.LogRecord) -> str:
-        lines = printable_lines(super().format(record)).split("\n")
+        first, *more = printable_lines(super().format(record)).split("\n")
+        lines = [first, *(f"  {line}" for line in more)]
         if not self.journald:
             return "\n".join(lines)
         prefix = f"<{_PRIORITY.get(record.levelno, 6)}>"

@@ -4,7 +4,7 @@ Player names from a config or journal, a hub's error text and version string,
 a tag's record: any of them may hold control characters, and an escape
 sequence printed raw can rewrite a terminal or forge a line in the log. Every
 such text passes :func:`printable` before it is shown; what is not printable is
-written as a visible escape (``\\x1b``), so nothing is hidden or lost.
+written as a visible escape (``\\n``, ``\\x1b``), so nothing is hidden or lost.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ def printable(text: str) -> str:
 
     >>> printable("Anna\\x1b[2J")
     'Anna\\\\x1b[2J'
+    >>> printable("oops\\nERROR forged")
+    'oops\\\\nERROR forged'
     """
     if text.isprintable():
         return text
@@ -27,7 +29,13 @@ def printable_lines(text: str) -> str:
     return "\n".join(printable(line) for line in text.split("\n"))
 
 
+#: The escapes a reader knows best, as Python writes them.
+_SHORT = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def _escape(char: str) -> str:
+    if char in _SHORT:
+        return _SHORT[char]
     code = ord(char)
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 

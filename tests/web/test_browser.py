@@ -509,33 +509,47 @@ def terminal_picture(text: str) -> Any:
     return image
 
 
-def test_a_phone_scanning_its_code_on_the_board_takes_the_seat_and_the_old_link_stops(waiting_table, open_page,
-                                                                                      tmp_path):
+def test_a_phone_scanning_its_code_on_the_tables_board_takes_the_seat_and_the_old_link_stops(waiting_table,
+                                                                                             open_page, tmp_path):
     from PIL import Image
 
     demo, web, stepper, _ = waiting_table
     old = list(web.keys.tokens)
+    said: list[str] = []
     with stepper.still():
+        demo.controller.say = said.append
         web.open_joining(60)
-    board = open_page(web.server.url + "/", TV)
-    board.wait_for_function("() => document.querySelectorAll('#codes svg').length === 2")
-    board.screenshot(path=str(tmp_path / "codes.png"))
+    board = open_page(web.server.url + "/", TV)  # anyone's
+    table = open_page(web.server.joining.board_url, TV)  # the table's own screen
+    table.wait_for_function("() => document.querySelectorAll('#codes svg').length === 2")
+    board.wait_for_function("() => !document.getElementById('joining').hidden")
+    board.screenshot(path=str(tmp_path / "board.png"))
+    table.screenshot(path=str(tmp_path / "codes.png"))
+    assert scanned(Image.open(tmp_path / "board.png")) == [] and board.locator("#codes svg").count() == 0
+    assert board.inner_text("#joining").split("\n") == [
+        "Seats open to a new phone: scan your code on the table's board", "Anna", "Ben"]
+    assert not any("/join/" in text for _, _, text in received(board)) and "/join/" not in board.content()
     codes = scanned(Image.open(tmp_path / "codes.png"))
     assert len(codes) == 2 and all(code.startswith(web.base_url + "/join/") for code in codes)
-    ben = next(e["url"] for e in board.evaluate("table.lastPost.joining") if e["name"] == "Ben")
+    ben = next(e["url"] for e in table.evaluate("table.lastPost.codes") if e["name"] == "Ben")
     phone = open_page(ben)  # the phone opens what it read
     phone.wait_for_function(DRAWN)
     assert phone.evaluate("table.lastPost.name") == "Ben" and ben in codes
     assert web.keys.tokens[1] != old[1] and web.keys.tokens[0] == old[0]
     assert request_status(f"{web.server.url}/seat/{old[1]}") == 404
-    board.wait_for_function("() => document.querySelectorAll('#codes svg').length === 1")
+    table.wait_for_function("() => document.querySelectorAll('#codes svg').length === 1")
+    for page in (board, table, phone):
+        page.wait_for_function("() => [...document.querySelectorAll('#news li')].some(li => li.textContent === "
+                               "\"Ben's seat is now on a new phone\")")
+    assert "Ben's seat is now on a new phone" in said
 
 
 def test_the_seat_links_qr_code_in_the_terminal_reads_as_the_link(waiting_table):
     _, web, _, _ = waiting_table
     lines = web.links(qr=[0])
-    link = lines[1].rsplit(" ", 1)[1]
-    assert link == web.seat_url(0) and scanned(terminal_picture(lines[2])) == [link]
+    assert lines[1].endswith(" " + web.server.joining.board_url)  # the table's own board, for its screen
+    link = lines[2].rsplit(" ", 1)[1]
+    assert link == web.seat_url(0) and scanned(terminal_picture(lines[3])) == [link]
 
 
 # --- 8. Top Race from a phone: cards by their moves, a car's move picked on the board -------------------

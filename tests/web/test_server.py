@@ -1,19 +1,37 @@
 """The web server over real HTTP on the loopback, around a real AUTORACE demo table whose seats
-are all played from their pages: what a page may read and change, and what it may not."""
+are all played from their pages: what a page may read and change, and what it may not; who sees
+the seats' join codes; the names the table answers to and the pages it takes inputs from; every
+answer's security headers."""
 
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import time
 import urllib.request
 
 import pytest
-from webtables import act, autorace_table, journal_size, posts, request, served
+from webtables import (
+    act,
+    autorace_table,
+    free_port,
+    journal_size,
+    origin,
+    posts,
+    request,
+    served,
+    toprace_table,
+    topspeed_table,
+)
 
+from toprace_pi.cli import main
 from toprace_pi.hardware.events import ButtonPressed
+from toprace_pi.table.config import TableConfig, WebConfig
 from toprace_pi.table.remote import MOVED_ON, NOT_YOURS
-from toprace_pi.web.server import MAX_BODY
+from toprace_pi.web.live import SEAT_TAKEN, local_address, open_pages
+from toprace_pi.web.seats import board_token
+from toprace_pi.web.server import HEADERS, MAX_BODY
 
 
 @pytest.fixture
@@ -143,7 +161,7 @@ def test_a_seat_handed_to_a_new_phone_locks_the_old_link_out(table):
     with stepper.still():
         said = web.open_joining(30)
     assert "30 seconds" in said
-    code = post_where(web.server.url + "/events", lambda post: post["joining"])["joining"]
+    code = post_where(table_feed(web), lambda post: post.get("codes"))["codes"]
     ben = next(entry for entry in code if entry["name"] == "Ben")
     status, headers, _ = request(ben["url"].replace(web.base_url, web.server.url))
     assert status == 200  # followed the redirect to the new seat page
@@ -151,8 +169,9 @@ def test_a_seat_handed_to_a_new_phone_locks_the_old_link_out(table):
     assert new != old and request(f"{web.server.url}/seat/{old}")[0] == 404
     assert act(web, old, "choose 1 5", 0)[0] == 404 and act(web, new, "choose 1 5", 0)[0] == 200
     assert request(ben["url"].replace(web.base_url, web.server.url))[0] == 404  # a code is used once
-    remaining = post_where(web.server.url + "/events", lambda post: len(post["joining"] or []) < 2)["joining"]
-    assert [entry["name"] for entry in remaining] == ["Anna"]
+    remaining = post_where(table_feed(web), lambda post: len(post["joining"] or []) < 2)
+    assert [entry["name"] for entry in remaining["joining"]] == [entry["name"] for entry in remaining["codes"]] \
+        == ["Anna"]
 
 
 def test_the_old_phones_open_feed_is_told_it_was_handed_over_and_gets_no_post_after(table):
@@ -174,10 +193,10 @@ def test_clients_that_never_read_or_vanish_do_not_hold_the_table_up(table):
     stuck = []
     for _ in range(4):  # asks for the feed, then never reads it
         sock = socket.create_connection((host, port))
-        sock.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        sock.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         stuck.append(sock)
     gone = socket.create_connection((host, port))
-    gone.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+    gone.sendall(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     gone.close()
     anna, ben = web.keys.tokens
     started = time.monotonic()
@@ -200,7 +219,7 @@ def test_clients_that_never_read_or_vanish_do_not_hold_the_table_up(table):
         sock.close()
 
 
-def test_held_pass_opens_the_joining_step_and_the_board_shows_every_seats_code(table):
+def test_held_pass_opens_the_joining_step_and_the_tables_own_board_shows_every_seats_code(table):
     demo, web, stepper, _ = table
     said: list[str] = []
     with stepper.still():
@@ -208,9 +227,253 @@ def test_held_pass_opens_the_joining_step_and_the_board_shows_every_seats_code(t
         steps = len(demo.controller.game.log)
         demo.controller.handle(ButtonPressed("pass", held=True))
         assert len(demo.controller.game.log) == steps  # no pass: the codes are shown
-    assert said and "codes are on the board" in said[-1]
-    board = post_where(web.server.url + "/events", lambda post: post["joining"])
-    assert [entry["name"] for entry in board["joining"]] == ["Anna", "Ben"]
-    assert all(entry["qr"].startswith("<svg") and "/join/" in entry["url"] for entry in board["joining"])
+    assert said and "codes are on the table's board" in said[-1]
+    board = post_where(table_feed(web), lambda post: post.get("codes"))
+    assert [entry["name"] for entry in board["codes"]] == ["Anna", "Ben"]
+    assert all(entry["qr"].startswith("<svg") and "/join/" in entry["url"] for entry in board["codes"])
     for token in web.keys.tokens:  # a seat's own link is never on the board
         assert token not in json.dumps(board)
+
+
+# --- the join codes: on the table's own board only ---------------------------------------------------------
+
+def table_feed(web) -> str:
+    return f"{web.server.url}/table/{web.server.joining.board}/events"
+
+
+def feed_until(url: str, wanted) -> bytes:
+    """Every byte a feed sends up to its first post that is ``wanted``, as sent."""
+    sent = b""
+    with urllib.request.urlopen(url, timeout=10) as stream:
+        while line := stream.readline():
+            sent += line
+            if line.startswith(b"data: ") and wanted(json.loads(line[6:])):
+                return sent
+    raise AssertionError(f"no such post on {url}")
+
+
+def on_loopback(web, url: str) -> str:
+    """A link the table hands a phone, opened on the loopback where the test's table serves."""
+    return url.replace(web.base_url, web.server.url)
+
+
+def test_while_a_joining_step_is_open_no_page_but_the_tables_own_board_holds_a_code(table):
+    demo, web, stepper, _ = table
+    with stepper.still():
+        web.open_joining(60)
+    board = post_where(table_feed(web), lambda post: post.get("codes"))
+    codes = [entry["url"].rsplit("/join/", 1)[1] for entry in board["codes"]]
+    assert len(codes) == 2 and all(entry["qr"].startswith("<svg") for entry in board["codes"])
+    anna, ben = web.keys.tokens
+    readable = [request(web.server.url + path)[2] for path in ("/", "/board.svg", f"/seat/{anna}", "/table/x")]
+    readable += [feed_until(url, lambda post: post["joining"]) for url in (
+        web.server.url + "/events", f"{web.server.url}/seat/{anna}/events", f"{web.server.url}/seat/{ben}/events")]
+    for sent in readable:
+        assert b"/join/" not in sent and b'class=\\"qr\\"' not in sent and b'class="qr"' not in sent
+        assert not any(code.encode() in sent for code in codes)
+    public = json.loads(readable[4].rsplit(b"data: ", 1)[1])
+    assert public["joining"] == [{k: entry[k] for k in ("seat", "name", "colour")} for entry in board["codes"]]
+    assert "codes" not in public
+    assert request(on_loopback(web, board["codes"][1]["url"]))[0] == 200  # the code read off the table's board
+    assert web.keys.tokens == [anna, web.keys.tokens[1]] and web.keys.tokens[1] != ben
+
+
+@pytest.mark.parametrize("build", [autorace_table, toprace_table, topspeed_table], ids=["autorace", "toprace",
+                                                                                        "topspeed"])
+def test_a_seat_taken_by_a_new_phone_is_said_aloud_and_shown_on_every_page(build, tmp_path):
+    journal = tmp_path / "journal.jsonl"
+    with served(build(journal), journal=journal) as (demo, web, stepper):
+        said: list[str] = []
+        with stepper.still():
+            demo.controller.say = said.append
+            web.open_joining(60)
+        codes = post_where(table_feed(web), lambda post: post.get("codes"))["codes"]
+        taken = SEAT_TAKEN.format(name="Ben")
+        assert taken == "Ben's seat is now on a new phone"
+        assert request(on_loopback(web, next(e["url"] for e in codes if e["name"] == "Ben")))[0] == 200
+        for feed in ("/events", f"/seat/{web.keys.tokens[0]}/events", f"/seat/{web.keys.tokens[1]}/events"):
+            assert post_where(web.server.url + feed, lambda post: taken in post["news"])["joining"] == [
+                {"seat": 0, "name": "Anna", "colour": codes[0]["colour"]}]
+        assert said.count(taken) == 1
+
+
+def test_the_tables_own_board_opens_with_its_token_only(table):
+    _, web, _, _ = table
+    board = web.server.joining.board
+    status, _, body = request(f"{web.server.url}/table/{board}")
+    assert status == 200 and b"/static/board.js" in body
+    assert request(f"{web.server.url}/table/{board}/")[0] == 200
+    for wrong in ("", "x", board[:-1], board + "x", board.swapcase(), web.keys.tokens[0]):
+        assert request(f"{web.server.url}/table/{wrong}")[0] == 404, wrong
+        assert request(f"{web.server.url}/table/{wrong}/events")[0] == 404, wrong
+    assert board not in json.dumps(first_post(web.server.url + "/events"))
+
+
+def test_play_never_logs_the_tables_own_board_and_web_links_prints_it(table, tmp_path, caplog, capsys):
+    demo, _, stepper, _ = table
+    journal = tmp_path / "table.jsonl"
+    config = TableConfig(journal=journal, web=WebConfig("127.0.0.1", free_port()))
+    said: list[str] = []
+
+    class Announcer:
+        say = said.append
+
+    caplog.set_level(logging.DEBUG)
+    with stepper.still():
+        closers = open_pages(config, demo.table, Announcer(), new_game=True)
+    try:
+        token = board_token(journal)  # the one the table keeps
+        assert token not in caplog.text and not any(token in line for line in said)
+        assert "the table's web page: http://127.0.0.1:" in caplog.text
+        file = tmp_path / "table.toml"
+        file.write_text(f'[web]\nlisten = "127.0.0.1:{config.web.port}"\n[files]\njournal = "{journal}"\n')
+        assert main(["web-links", "--config", str(file)]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines[0] == f"the board for everyone: http://127.0.0.1:{config.web.port}/"
+        assert lines[1].endswith(f": http://127.0.0.1:{config.web.port}/table/{token}") and "█" in lines[2]
+        assert request(lines[1].rsplit(" ", 1)[1])[0] == 200
+    finally:
+        for close in closers:
+            close()
+    (tmp_path / "table.jsonl.board").unlink()
+    assert main(["web-links", "--config", str(file)]) == 2
+    assert "table.jsonl.board" in capsys.readouterr().err
+
+
+# --- the table's own names, and inputs from its own pages only -------------------------------------------
+
+def raw(web, text: str, body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+    """One request as sent byte for byte (``curl -H``, ``nc``): its status, headers and body."""
+    with socket.create_connection(("127.0.0.1", web.server.port), timeout=10) as sock:
+        sock.sendall(text.replace("\n", "\r\n").encode() + b"Connection: close\r\n\r\n" + body)
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    head, _, content = reply.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), headers, content
+
+
+def has_security_headers(headers: dict[str, str]) -> bool:
+    return all(headers.get(name) == value for name, value in HEADERS.items())
+
+
+def test_a_request_for_a_name_that_is_not_the_tables_is_refused(table):
+    demo, web, stepper, journal = table
+    anna = web.keys.tokens[0]
+    board = web.server.joining.board
+    before, size = state(demo, stepper), journal_size(journal)
+    paths = ["/", "/events", "/board.svg", f"/seat/{anna}", f"/seat/{anna}/events", f"/table/{board}",
+             f"/table/{board}/events", "/join/x"]
+    for host in ("evil.example", f"evil.example:{web.server.port}", "127.0.0.1.evil.example", "localhost.evil.example"):
+        for path in paths:
+            status, headers, body = raw(web, f"GET {path} HTTP/1.1\nHost: {host}\n")
+            assert (status, body) == (421, b"this table answers to its own names and addresses only"), (host, path)
+            assert has_security_headers(headers), (host, path)
+        data = json.dumps({"act": "choose 0 7", "step": 0}).encode()
+        status, headers, body = raw(web, f"POST /seat/{anna}/act HTTP/1.1\nHost: {host}\nOrigin: http://{host}\n"
+                                         f"Content-Type: application/json\nContent-Length: {len(data)}\n", data)
+        assert status == 421 and "own names" in json.loads(body)["error"] and has_security_headers(headers)
+    assert raw(web, "GET /events HTTP/1.0\n")[0] == 421  # no Host at all
+    assert state(demo, stepper) == before and journal_size(journal) == size
+
+
+def test_the_table_answers_to_its_own_names_and_addresses(table):
+    _, web, _, _ = table
+    port = web.server.port
+    machine = socket.gethostname()
+    for host in ("127.0.0.1", f"127.0.0.1:{port}", f"localhost:{port}", "LocalHost", f"[::1]:{port}", machine,
+                 f"{machine}.local:{port}", f"{local_address()}:{port}"):
+        status, headers, body = raw(web, f"GET / HTTP/1.1\nHost: {host}\n")
+        assert status == 200 and b"/static/board.js" in body, host
+
+
+def test_an_input_from_a_page_the_table_did_not_serve_is_refused_and_changes_nothing(table):
+    demo, web, stepper, journal = table
+    anna = web.keys.tokens[0]
+    url = f"{web.server.url}/seat/{anna}/act"
+    data = json.dumps({"act": "choose 0 7", "step": 0}).encode()
+    before, size = state(demo, stepper), journal_size(journal)
+    for sent_from in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Origin": ""},
+                      {"Origin": f"http://127.0.0.1:{free_port()}"}, {"Origin": f"http://localhost:{web.server.port}"},
+                      {"Origin": "", "Referer": "http://evil.example/page"}):
+        with stepper.still():  # the table takes nothing meanwhile: what the server handed it stays in its inbox
+            status, headers, body = request(url, data=data, headers=sent_from)
+            assert demo.table.buttons.empty(), sent_from
+        assert (status, json.loads(body)) == (403, {"error": "only the table's own pages may send it inputs"})
+        assert has_security_headers(headers), sent_from
+    status, _, body = raw(web, f"POST /seat/{anna}/act HTTP/1.1\nHost: 127.0.0.1:{web.server.port}\n"
+                               f"Content-Type: application/json\nContent-Length: {len(data)}\n", data)
+    assert status == 403  # neither Origin nor Referer
+    assert state(demo, stepper) == before and journal_size(journal) == size
+    assert request(url, data=data, headers={"Origin": origin(web.server.url)})[0] == 200
+    assert state(demo, stepper) != before and journal_size(journal) > size
+
+
+def test_an_input_from_a_page_that_sends_only_its_referer_is_taken(table):
+    demo, web, stepper, _ = table
+    anna = web.keys.tokens[0]
+    data = json.dumps({"act": "choose 0 7", "step": 0}).encode()
+    status, _, _ = raw(web, f"POST /seat/{anna}/act HTTP/1.1\nHost: 127.0.0.1:{web.server.port}\n"
+                            f"Referer: {web.server.url}/seat/{anna}\n"
+                            f"Content-Type: application/json\nContent-Length: {len(data)}\n", data)
+    assert status == 200
+    with stepper.still():
+        assert [str(a) for a in demo.controller.game.log] == ["choose 0 7"]
+
+
+# --- every answer with the security headers ---------------------------------------------------------------
+
+def test_every_error_is_answered_with_the_security_headers_and_no_traceback(table, caplog):
+    demo, web, stepper, journal = table
+    anna = web.keys.tokens[0]
+    act_url = f"{web.server.url}/seat/{anna}/act"
+    before, size = state(demo, stepper), journal_size(journal)
+    caplog.set_level(logging.DEBUG)
+    answers = [
+        (request(web.server.url + "/nothing"), 404),
+        (request(web.server.url + "/static/nothing.js"), 404),
+        (request(f"{web.server.url}/seat/x/events"), 404),
+        (request(act_url), 405),  # a GET where only a POST goes
+        (request(web.server.url + "/", data=b"{}"), 405),
+        (request(act_url, data=b'{"act": "choose 0 7", "step": 0}', kind="text/plain"), 415),
+        (request(act_url, data=b"[" * (MAX_BODY + 1)), 413),
+        (request(act_url, data=b"[" * 1000), 400),
+        (request(act_url, data=b"[" * 1000 + b"]" * 1000), 400),
+        (request(act_url, data=b'{"a":' * 400), 400),
+        (request(act_url, data=b'{"a":' * 1000), 413),  # too long to be read at all
+    ]
+    for (status, headers, body), expected in answers:
+        assert status == expected and has_security_headers(headers), (expected, status, body[:80])
+    for (_, _, body), expected in answers[4:]:  # what a page's script sends is answered in JSON
+        assert json.loads(body)["error"], expected
+    assert json.loads(answers[7][0][2]) == {"error": "the input is nested too deeply"}
+    assert [r for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert state(demo, stepper) == before and journal_size(journal) == size
+
+
+def test_a_fault_of_a_handler_is_answered_500_with_the_headers_and_logged_in_one_line(table, caplog):
+    _, web, _, _ = table
+
+    def broken() -> str:
+        raise ZeroDivisionError("division by zero")
+
+    class BrokenInbox:
+        def put(self, item: object) -> None:
+            raise RuntimeError("the queue is gone\nFORGED LINE")
+
+    web.server.board = broken
+    web.server.inbox = BrokenInbox()
+    caplog.set_level(logging.DEBUG)
+    for status, headers, body in (request(web.server.url + "/board.svg"),
+                                  request(f"{web.server.url}/seat/{web.keys.tokens[0]}/act",
+                                          data=b'{"act": "choose 0 7", "step": 0}')):
+        assert status == 500 and has_security_headers(headers)
+        assert json.loads(body) == {"error": "the table could not answer this: try again"}
+    errors = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert [r.getMessage() for r in errors] == [
+        "GET /board.svg failed: ZeroDivisionError: 'division by zero'",
+        "POST /seat/{token}/act failed: RuntimeError: 'the queue is gone\\nFORGED LINE'"]
+    assert not any(r.exc_info for r in errors) and "Traceback" not in caplog.text
+    assert web.keys.tokens[0] not in caplog.text

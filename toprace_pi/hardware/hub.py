@@ -16,6 +16,7 @@ from typing import Any
 from toprace_pi.hardware import Device, ReaderError
 from toprace_pi.hardware import hub_protocol as protocol
 from toprace_pi.hardware.events import DeviceStatus, Event, TagLaid, TagLifted
+from toprace_pi.text import printable
 
 log = logging.getLogger(__name__)
 
@@ -240,7 +241,10 @@ class HubReader(Device):
         return []
 
     def _on_error(self, index: int, text: str) -> list[Event]:
+        """A reader fails: said, shown and logged with the hub's words made printable (they may hold any
+        character, escaped on the line)."""
         name = self.reader_name(index)
+        text = printable(text)
         log.warning("reader hub: the %s reader fails: %s", name, text)
         return [DeviceStatus(f"{name} reader", False, f"the {name} reader on the hub fails ({text}): "
                                                       "check its cable; still trying")]

@@ -21,6 +21,12 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
+
+#: The table's own board as a reader of the feed (a seat is its number, the spectators ``None``).
+TABLE: Literal["table"] = "table"
+#: Who a post is sent to: a seat, the spectators, or the table's own board.
+Reader = int | Literal["table"] | None
 
 #: Posts kept for clients that are behind (128 posts are minutes of play at a table; each holds a post per seat).
 KEPT = 128
@@ -28,21 +34,25 @@ KEPT = 128
 
 @dataclass(frozen=True, slots=True)
 class Post:
-    """What the pages show after one step: the spectators' post and each seat's, as JSON text, and
-    when the decision it shows closes by itself (the feed's clock; ``None``: it waits for its inputs)."""
+    """What the pages show after one step: the spectators' post, each seat's and the table's board's,
+    as JSON text, and when the decision it shows closes by itself (the feed's clock; ``None``: it waits
+    for its inputs)."""
 
     seq: int
     spectator: str
     seats: tuple[str, ...]
+    table: str
     closes_at: float | None = None
 
-    def for_seat(self, seat: int | None) -> str:
-        return self.spectator if seat is None else self.seats[seat]
+    def for_reader(self, reader: Reader) -> str:
+        if isinstance(reader, int):
+            return self.seats[reader]
+        return self.spectator if reader is None else self.table
 
-    def sent(self, seat: int | None, now: float) -> str:
-        """The post as sent to ``seat``'s page at ``now``: with ``closes_in``, the seconds left then,
+    def sent(self, reader: Reader, now: float) -> str:
+        """The post as sent to ``reader``'s page at ``now``: with ``closes_in``, the seconds left then,
         when the decision closes by itself."""
-        text = self.for_seat(seat)
+        text = self.for_reader(reader)
         if self.closes_at is None:
             return text
         return f'{{"closes_in":{max(self.closes_at - now, 0.0):.2f},{text[1:]}'
@@ -71,13 +81,15 @@ class Feed:
         with self._lock:
             return self._posts[-1] if self._posts else None
 
-    def add(self, spectator: str, seats: tuple[str, ...], closes_in: float | None = None) -> Post:
+    def add(self, spectator: str, seats: tuple[str, ...], closes_in: float | None = None,
+            table: str | None = None) -> Post:
         """Called by the table's thread: a new post (its decision closing by itself in ``closes_in``
-        seconds), and the waiting clients woken."""
+        seconds; the table's board shown ``table``, else the spectators' post), and the waiting clients
+        woken."""
         closes_at = None if closes_in is None else self.clock() + closes_in
         with self._lock:
             seq = self._posts[-1].seq + 1 if self._posts else 1
-            post = Post(seq, spectator, seats, closes_at)
+            post = Post(seq, spectator, seats, spectator if table is None else table, closes_at)
             self._posts.append(post)
         self._wake()
         return post
@@ -118,7 +130,9 @@ class Feed:
         if posts or self._closed or self._new is None:
             return posts
         try:
-            await asyncio.wait_for(self._new.wait(), timeout)
+            # no task of its own per wait, unlike wait_for: a follower is kept small
+            async with asyncio.timeout(timeout):
+                await self._new.wait()
         except TimeoutError:
             return []
         return self.after(seq)

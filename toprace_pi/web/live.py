@@ -3,7 +3,8 @@
 
 After each step of the table (its LEDs shown) a post is made if the pages would
 change; the seats' inputs arrive in the table's own input queue. Holding PASS opens
-a joining step: the spectator board shows each seat's code for a while.
+a joining step: the table's own board shows each seat's code for a while, and a seat
+taken by a new phone is said aloud and shown on every page.
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
+from toprace_pi.errors import TopRaceError
 from toprace_pi.table.config import TableConfig
 from toprace_pi.table.run import Table
 from toprace_pi.web.feed import Feed
-from toprace_pi.web.joining import JOIN_SECONDS, Joining
+from toprace_pi.web.joining import JOIN_SECONDS, Joining, board_url
+from toprace_pi.web.names import EVERY_ADDRESS
 from toprace_pi.web.posts import Poster
 from toprace_pi.web.qr import qr_text
-from toprace_pi.web.seats import SeatKeys
+from toprace_pi.web.seats import SeatKeys, board_file, board_token, kept_board_token
 from toprace_pi.web.server import WebError, WebServer
 
 log = logging.getLogger(__name__)
@@ -29,7 +32,13 @@ log = logging.getLogger(__name__)
 #: Seconds the demo's pages stay up after its game, so that everyone sees the end.
 DEMO_LINGER = 10.0
 #: What the table says when a joining step opens.
-JOIN_OPEN = "the seats' codes are on the board for {seconds:.0f} seconds: scan yours to take your seat"
+JOIN_OPEN = "the seats' codes are on the table's board for {seconds:.0f} seconds: scan yours to take your seat"
+#: What the table says, and every page shows, when a phone takes a seat with its code.
+SEAT_TAKEN = "{name}'s seat is now on a new phone"
+#: How the board for everyone is named to whoever started the table.
+BOARD = "the board for everyone: {url}/"
+#: How the table's own board is named to whoever started the table (its link is a secret of the table's screen).
+TABLE_BOARD = "the table's own board, with the seats' join codes (for the table's screen only): {url}"
 
 
 class TableWeb:
@@ -45,8 +54,9 @@ class TableWeb:
         self.feed = Feed()
         self.page = controller.side.page()
         self.poster = Poster(self.page)
-        self.server = WebServer(self.feed, self.keys, Joining(self.keys, ""), table.buttons,
-                                lambda: self.poster.board, host=host, port=port)
+        joining = Joining(self.keys, "", board=board_token(journal))
+        self.server = WebServer(self.feed, self.keys, joining, table.buttons,
+                                lambda: self.poster.board, host=host, port=port, url=url)
         self.poster.joining = self.server.joining
         self._url = url
         self.linger = linger
@@ -64,35 +74,34 @@ class TableWeb:
     @property
     def base_url(self) -> str:
         """How a phone on the table's network reaches the pages."""
-        if self._url:
-            return self._url.rstrip("/")
-        host = self.server.host
-        if host in ("", "0.0.0.0", "::"):
-            host = local_address()
-        return f"http://{host}:{self.server.port}"
+        return base_url(self.server.host, self.server.port, self._url)
 
     def seat_url(self, seat: int) -> str:
         return f"{self.base_url}/seat/{self.keys.tokens[seat]}"
 
     def after_step(self) -> None:
-        """The table took a step (or none): post it if the pages would change."""
+        """The table took a step (or none): say the seats new phones took, and post it if the pages would change."""
         self.server.joining.tick()
+        for seat in self.server.joining.taken():
+            sentence = SEAT_TAKEN.format(name=self.table.controller.game.names[seat])
+            self.table.controller.say(sentence)
+            self.poster.tell(sentence)
         made = self.poster.post(self.table.controller)
         if made is not None:
             self.feed.add(*made)
 
     def open_joining(self, seconds: float = JOIN_SECONDS) -> str:
-        """Show every seat's code on the spectator board for ``seconds``; what the table says."""
+        """Show every seat's code on the table's own board for ``seconds``; what the table says."""
         game = self.table.controller.game
         colours = self.page.colours(game.seen_by(None))
         self.server.joining.open(game.names, colours, seconds)
         return JOIN_OPEN.format(seconds=seconds)
 
     def links(self, *, qr: Collection[int] = ()) -> list[str]:
-        """The lines that tell whoever started the table where the pages are: the board's address,
-        and each seat's link, with a QR code for the seats in ``qr``."""
+        """The lines that tell whoever started the table where the pages are: the board's address, the
+        table's own board, and each seat's link, with a QR code for the seats in ``qr``."""
         names = self.table.controller.game.names
-        lines = [f"the board for everyone: {self.base_url}/"]
+        lines = [BOARD.format(url=self.base_url), TABLE_BOARD.format(url=self.server.joining.board_url)]
         for seat, name in enumerate(names):
             lines.append(f"{name}'s seat (keep it to yourself): {self.seat_url(seat)}")
             if seat in qr:
@@ -106,6 +115,16 @@ class TableWeb:
         if self.linger and self.table.controller.game.is_over:
             time.sleep(self.linger)
         self.server.stop()
+
+
+def base_url(host: str, port: int, url: str | None = None) -> str:
+    """How a phone on the table's network reaches pages served at ``host``:``port``: at ``url`` if it is
+    given, else at this machine's address on its network when they listen on every address."""
+    if url:
+        return url.rstrip("/")
+    if host in EVERY_ADDRESS:
+        host = local_address()
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def local_address() -> str:
@@ -134,3 +153,22 @@ def open_pages(config: TableConfig, table: Table, announcer: Any, *, new_game: b
     if new_game:
         announcer.say(web.open_joining())
     return [web.close]
+
+
+def table_links(config: TableConfig) -> list[str]:
+    """The links of the boards of the table ``config`` sets up (``toprace-pi web-links``): the board for everyone,
+    and the table's own, read from the private file the table keeps its token in, with a QR code for a tablet
+    to scan. A :class:`TopRaceError` if the config serves no pages or the table has kept no token yet."""
+    if config.web is None:
+        raise TopRaceError("the configuration has no [web] section: the table serves no pages")
+    where = board_file(config.journal)
+    try:
+        token = kept_board_token(config.journal)
+    except OSError as exc:
+        raise TopRaceError(f"{where} cannot be read ({exc.strerror}): ask as the table's user, "
+                           "such as sudo -u toprace toprace-pi web-links --config FILE") from None
+    if token is None:
+        raise TopRaceError(f"no link is kept in {where} yet: the table makes it when it first serves its pages")
+    url = base_url(config.web.host, config.web.port, config.web.url)
+    table = board_url(url, token)
+    return [BOARD.format(url=url), TABLE_BOARD.format(url=table), qr_text(table)]

@@ -5,9 +5,10 @@ The spectators' post is made from the game as a spectator sees it
 table says aloud: nothing a seat holds in secret is there, since none of them knows
 it. Each seat's post is the spectators' with that seat's own view added
 (``view(seat)``'s ``my_`` entries, its secrets in words) and, when the decision is
-its own, what it may do now. A post is built in the table's thread, after the LEDs
-show the step, only when something on the pages changed; with it goes the time left
-of a decision that closes by itself (the feed tells each page the time left when it
+its own, what it may do now. The table's own board is sent the spectators' post with the
+seats' join codes added while a joining step is open (:mod:`.joining`). A post is built
+in the table's thread, after the LEDs show the step, only when something on the pages
+changed; with it goes the time left of a decision that closes by itself (the feed tells each page the time left when it
 sends the post, see :meth:`~toprace_pi.web.feed.Post.sent`).
 """
 
@@ -35,16 +36,17 @@ class Poster:
     board: str = ""
     board_key: str = ""
     news: list[str] = field(default_factory=list)
-    #: The joining step, whose codes the spectator board shows while it is open.
+    #: The joining step, whose codes the table's own board shows while it is open.
     joining: Joining | None = None
     _shown: tuple[Any, ...] = ()
     _told: int = 0
     _game: Any = None
     _board_state: Hashable = None
 
-    def post(self, controller: TableController) -> tuple[str, tuple[str, ...], float | None] | None:
-        """The spectators' and every seat's post if the pages would change, and the seconds left
-        until the decision closes by itself (``None``: it waits for its inputs); else ``None``."""
+    def post(self, controller: TableController) -> tuple[str, tuple[str, ...], float | None, str] | None:
+        """The spectators' and every seat's post if the pages would change, the seconds left until the
+        decision closes by itself (``None``: it waits for its inputs) and the table board's post; else
+        ``None``."""
         game, entry, said = controller.game, controller.entry, controller.prompt
         # the entry too: a window that opens anew (its time full again) is posted anew
         shown = (id(game), len(game.log), said, entry, self.joining.version if self.joining else 0)
@@ -55,10 +57,18 @@ class Poster:
         self._hear(controller)
         seen = game.seen_by(None)
         self._draw_board(seen)
-        public = _text(self._public(game, seen, prompt))
+        codes = self.joining.shown if self.joining else None
+        public = _text(self._public(game, seen, prompt, codes))
         head = public[:-1] + ","  # a seat's post is the spectators' with its own entries added
         seats = tuple(head + _text(self._mine(game, seat))[1:] for seat in range(len(game.names)))
-        return public, seats, None if entry is None or game.is_over else entry.time_left(controller.clock())
+        table = head + _text({"codes": codes})[1:] if codes else public
+        return public, seats, None if entry is None or game.is_over else entry.time_left(controller.clock()), table
+
+    def tell(self, sentence: str) -> None:
+        """A sentence of the table's own (not a step of the game's) for the news, in the next post."""
+        self.news.append(sentence)
+        del self.news[:-NEWS]
+        self._shown = ()
 
     def _draw_board(self, seen: Any) -> None:
         """The board's picture, drawn again only when what it shows changed (it costs milliseconds)."""
@@ -82,7 +92,7 @@ class Poster:
         self._told = len(game.events)
         del self.news[:-NEWS]
 
-    def _public(self, game: Any, seen: Any, prompt: str) -> dict[str, Any]:
+    def _public(self, game: Any, seen: Any, prompt: str, codes: list[dict[str, Any]] | None) -> dict[str, Any]:
         decision = game.decision
         return {
             "title": type(game).info.title,
@@ -94,7 +104,7 @@ class Poster:
             "news": list(self.news),
             "pieces": [p.to_dict() for p in self.page.pieces(seen)],
             "standings": self.page.standings(seen).to_dict(),
-            "joining": self.joining.shown if self.joining else None,
+            "joining": None if codes is None else [{k: c[k] for k in ("seat", "name", "colour")} for c in codes],
         }
 
     def _mine(self, game: Any, seat: int) -> dict[str, Any]:

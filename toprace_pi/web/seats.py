@@ -6,6 +6,10 @@ constant time, and never logged. Handing a seat to a new phone mints a new token
 and the old link stops working. The tokens are kept in a file beside the
 journal, private to the table's user, so seat pages survive a restart of the
 table; a file written for another game (another journal) is not used.
+
+The table's own board (the page on the screen the players look at, which alone shows
+the seats' join codes) has a token of its own, kept beside the journal too but for
+every game: the screen keeps its link from one game to the next.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import logging
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 from toprace_pi.files import write_atomically
 
@@ -86,12 +91,49 @@ class SeatKeys:
         return tokens
 
     def _save(self) -> None:
-        if self.path is None:
-            return
-        try:
-            write_atomically(self.path, json.dumps({"game": self.game, "tokens": self.tokens}), mode=PRIVATE)
-        except OSError as exc:  # the links still work until the table restarts
-            log.warning("the seats' links cannot be kept in %s: %s", self.path, exc.strerror or exc)
+        if self.path is not None:
+            _keep(self.path, {"game": self.game, "tokens": self.tokens}, "the seats' links")
+
+
+def board_file(journal: Path) -> Path:
+    """Where the table board's token is kept: beside the journal, private to the table's user."""
+    return journal.with_name(journal.name + ".board")
+
+
+def kept_board_token(journal: Path) -> str | None:
+    """The table board's token kept beside ``journal``; ``None`` if none is kept there (an
+    :class:`OSError` if the file is there but cannot be read)."""
+    try:
+        data = json.loads(board_file(journal).read_text("utf-8"))
+    except (FileNotFoundError, ValueError):  # none yet, or damaged: a new one is made
+        return None
+    token = data.get("token") if isinstance(data, dict) else None
+    return token if isinstance(token, str) and len(token) >= 16 else None
+
+
+def board_token(journal: Path | None) -> str:
+    """The token of the table's own board: the one kept beside ``journal``, else a new one kept there
+    (in memory only without a journal)."""
+    if journal is None:
+        return new_token()
+    try:
+        token = kept_board_token(journal)
+    except OSError as exc:
+        log.warning("%s cannot be read (%s): the table's board gets a new link", board_file(journal), exc.strerror)
+        token = None
+    if token is None:
+        token = new_token()
+        _keep(board_file(journal), {"token": token}, "the table board's link")
+    return token
+
+
+def _keep(path: Path, data: dict[str, Any], what: str) -> None:
+    """Write ``data`` to ``path`` for the table's user alone; if it cannot, ``what`` still works until
+    the table restarts, and the log says so."""
+    try:
+        write_atomically(path, json.dumps(data), mode=PRIVATE)
+    except OSError as exc:
+        log.warning("%s cannot be kept in %s: %s", what, path, exc.strerror or exc)
 
 
 def journal_identity(journal: Path) -> str:

@@ -7,9 +7,11 @@ follows its feed as server-sent events (an ``EventSource`` reconnects by itself 
 the table restarts, asking for the posts after the last it saw).
 
 What a request may do is decided by the token in its path alone; a request with a
-token that opens no seat reads nothing and changes nothing. No URL is logged (a
-seat's URL is its secret), bodies are small and checked, and every page forbids
-scripts from anywhere but the table itself.
+token that opens no seat reads nothing and changes nothing. A request for a name
+that is not the table's is refused, and so is a POST from a page the table did not
+serve (:mod:`.names`). No URL is logged (a seat's URL is its secret), bodies are
+small and checked, every page forbids scripts from anywhere but the table itself,
+and every answer, an error's too, carries the same security headers.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from aiohttp import web
 
 from toprace_pi.errors import TopRaceError
 from toprace_pi.table.remote import SeatInput
-from toprace_pi.web.feed import Feed
+from toprace_pi.web.connections import HEADER_WITHIN, BoundedSite, MemoryReturn, RequestLog, bounds, quiet_loop_errors
+from toprace_pi.web.feed import TABLE, Feed, Reader
 from toprace_pi.web.joining import Joining
+from toprace_pi.web.names import TableNames
 from toprace_pi.web.seats import SeatKeys
 
 log = logging.getLogger(__name__)
@@ -62,11 +66,14 @@ def _file(name: str) -> bytes:
 
 
 class WebServer:
-    """Serves one table's pages at ``host``:``port`` (0: any free port) until :meth:`stop`.
-    Seat inputs go to ``inbox``, the queue the table reads its buttons from."""
+    """Serves one table's pages at ``host``:``port`` (0: any free port) until :meth:`stop`, to the
+    table's own names (and ``url``'s, how phones reach it). Seat inputs go to ``inbox``, the queue the
+    table reads its buttons from."""
 
     def __init__(self, feed: Feed, keys: SeatKeys, joining: Joining, inbox: queue.Queue[Any],
-                 board: Callable[[], str], *, host: str = "127.0.0.1", port: int = 8080) -> None:
+                 board: Callable[[], str], *, host: str = "127.0.0.1", port: int = 8080,
+                 url: str | None = None) -> None:
+        self.names = TableNames(host, url)
         self.feed = feed
         self.keys = keys
         self.joining = joining
@@ -79,6 +86,9 @@ class WebServer:
         self._thread: threading.Thread | None = None
         self._pages = {name: _file(name) for name in ("board.html", "seat.html", "gone.html")}
         self._static = {name: _file(name) for name in STATIC}
+        self.bounds = bounds()
+        self._followers = 0
+        self._memory: MemoryReturn | None = None
 
     # --- starting and stopping ----------------------------------------------------
 
@@ -109,14 +119,19 @@ class WebServer:
             loop.close()
 
     async def _listen(self) -> None:
-        self.feed.attach(asyncio.get_running_loop())
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0, handle_signals=False)
+        """Listen with the bounds of :mod:`.connections`; a handler whose client has gone is cancelled at
+        once (a follower's memory is freed then, not at its next keep-alive)."""
+        loop = asyncio.get_running_loop()
+        self.feed.attach(loop)
+        quiet_loop_errors(loop, log)
+        self._memory = MemoryReturn(loop)
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=1.0, handle_signals=False,
+                                     keepalive_timeout=HEADER_WITHIN, handler_cancellation=True,
+                                     logger=RequestLog(log, loop))
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
+        site = BoundedSite(self._runner, self.host, self.port, most=self.bounds.connections, headers=HEADERS)
         await site.start()
-        server = getattr(site, "_server", None)
-        if self.port == 0 and server is not None and server.sockets:
-            self.port = server.sockets[0].getsockname()[1]
+        self.port = site.port
 
     def stop(self) -> None:
         """End every feed and stop listening."""
@@ -134,10 +149,13 @@ class WebServer:
     # --- the app --------------------------------------------------------------------
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers])
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers, self._guard])
         app.add_routes([
             web.get("/", self._spectator_page),
             web.get("/events", self._spectator_feed),
+            web.get("/table/{token}", self._table_page),
+            web.get("/table/{token}/", self._table_page),
+            web.get("/table/{token}/events", self._table_feed),
             web.get("/board.svg", self._board),
             web.get("/static/{name}", self._static_file),
             web.get("/seat/", self._no_seat),
@@ -148,6 +166,16 @@ class WebServer:
             web.get("/join/{code}", self._join),
         ])
         return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+        """Only requests for the table's own names, and POSTs from its own pages, reach a handler."""
+        if not self.names.answers_to(request.headers.get("Host")):
+            return _refusal(request, 421, "this table answers to its own names and addresses only")
+        if request.method == "POST" and not self.names.is_own_page(request.headers):
+            return _refusal(request, 403, "only the table's own pages may send it inputs")
+        response: web.StreamResponse = await handler(request)
+        return response
 
     def _html(self, name: str, status: int = 200) -> web.Response:
         return web.Response(body=self._pages[name], status=status, content_type="text/html", charset="utf-8")
@@ -176,14 +204,37 @@ class WebServer:
     async def _spectator_feed(self, request: web.Request) -> web.StreamResponse:
         return await self._follow(request, None)
 
+    async def _table_page(self, request: web.Request) -> web.StreamResponse:
+        return self._html("board.html") if self.joining.opens_board(request.match_info["token"]) \
+            else self._html("gone.html", 404)
+
+    async def _table_feed(self, request: web.Request) -> web.StreamResponse:
+        if not self.joining.opens_board(request.match_info["token"]):
+            raise web.HTTPNotFound(text="this link opens no board")
+        return await self._follow(request, TABLE)
+
     async def _seat_feed(self, request: web.Request) -> web.StreamResponse:
         seat = self._seat(request)
         if seat is None:
             raise web.HTTPNotFound(text="this link opens no seat")
         return await self._follow(request, seat, request.match_info["token"])
 
-    async def _follow(self, request: web.Request, seat: int | None, token: str = "") -> web.StreamResponse:
-        """Send the posts in order as server-sent events until the client goes (or its seat is handed over)."""
+    async def _follow(self, request: web.Request, reader: Reader, token: str = "") -> web.StreamResponse:
+        """:meth:`_send_posts` to at most :attr:`bounds`' followers at once (each holds a connection and its
+        memory for as long as it stays); one more is refused."""
+        if self._followers >= self.bounds.followers:
+            raise web.HTTPServiceUnavailable(text="as many pages follow the table as it can serve: try again soon")
+        self._followers += 1
+        try:
+            return await self._send_posts(request, reader, token)
+        finally:
+            self._followers -= 1
+            if self._memory is not None:
+                self._memory.follower_left()
+
+    async def _send_posts(self, request: web.Request, reader: Reader, token: str = "") -> web.StreamResponse:
+        """Send ``reader`` the posts in order as server-sent events until the client goes (or its seat is
+        handed over)."""
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})
         seen = _last_seen(request, self.feed.epoch)
@@ -192,13 +243,13 @@ class WebServer:
             await _write(response, b"retry: 1000\n\n")
             while not self.feed.closed:
                 posts = await self.feed.wait(seen, KEEP_ALIVE)
-                if seat is not None and self.keys.seat_of(token) != seat:  # handed over: not one post more
+                if isinstance(reader, int) and self.keys.seat_of(token) != reader:  # handed over: not one post more
                     await _write(response, b"event: gone\ndata: {}\n\n")
                     break
                 if not posts:
                     await _write(response, b": still here\n\n")
                 for post in posts:
-                    event = f"id: {self.feed.epoch}.{post.seq}\ndata: {post.sent(seat, self.feed.clock())}\n\n"
+                    event = f"id: {self.feed.epoch}.{post.seq}\ndata: {post.sent(reader, self.feed.clock())}\n\n"
                     await _write(response, event.encode())
                     seen = post.seq
         except (ConnectionError, TimeoutError, asyncio.CancelledError):
@@ -216,6 +267,8 @@ class WebServer:
             body = json.loads(await request.read())
         except (ValueError, UnicodeDecodeError):
             return _error(400, "the input is not JSON")
+        except RecursionError:
+            return _error(400, "the input is nested too deeply")
         except web.HTTPRequestEntityTooLarge:
             return _error(413, "the input is too long")
         if not isinstance(body, dict) or not isinstance(body.get("act"), str) or len(body["act"]) > 200 \
@@ -252,6 +305,8 @@ class WebServer:
 
 @web.middleware
 async def _headers(request: web.Request, handler: Callable[[web.Request], Any]) -> web.StreamResponse:
+    """Every answer with the security headers: a page's, an error's, and a fault's of a handler (a 500,
+    told in one line of the log: no traceback for each request that meets it)."""
     try:
         response: web.StreamResponse = await handler(request)
     except web.HTTPException as exc:
@@ -259,6 +314,11 @@ async def _headers(request: web.Request, handler: Callable[[web.Request], Any]) 
             return _error(exc.status, exc.reason.lower())
         exc.headers.update(HEADERS)
         raise
+    except Exception as exc:  # a fault of ours: answered, and logged without the path (it may hold a token)
+        route = request.match_info.route.resource
+        log.error("%s %s failed: %s: %.200r", request.method, route.canonical if route else "?",
+                  type(exc).__name__, str(exc))
+        return _error(500, "the table could not answer this: try again")
     if not response.prepared:
         response.headers.update(HEADERS)
     return response
@@ -266,6 +326,13 @@ async def _headers(request: web.Request, handler: Callable[[web.Request], Any]) 
 
 def _error(status: int, reason: str) -> web.Response:
     return web.json_response({"error": reason}, status=status, headers=HEADERS)
+
+
+def _refusal(request: web.Request, status: int, reason: str) -> web.Response:
+    """A request refused for ``reason``: in JSON to a POST (a page's script reads it), else in words."""
+    if request.method == "POST":
+        return _error(status, reason)
+    return web.Response(text=reason, status=status, headers=HEADERS)
 
 
 def _last_seen(request: web.Request, epoch: str) -> int:

@@ -1,6 +1,8 @@
 "use strict";
 // The spectator board and the public half of a seat's page: follows a feed of posts
 // (server-sent events) and draws the board, its pieces, the prompt, standings and news.
+// The same page is the table's own board at /table/TOKEN: its feed adds the seats' join
+// codes while a joining step is open; the board for everyone names the seats open only.
 // Text from the table is always set as text, never as HTML. The news reads as it happened:
 // oldest first, the latest at the bottom. A decision that closes by itself (a claim
 // window) is counted down here, from the seconds left the post came with; at zero its
@@ -81,15 +83,20 @@ function drawStandings(standings) {
   }));
 }
 
-function drawJoining(joining) {
+function drawJoining(post) {
   const box = document.getElementById("joining");
   if (!box) return;
-  box.hidden = !joining || joining.length === 0;
+  box.hidden = !post.joining || post.joining.length === 0;
   if (box.hidden) return;
-  document.getElementById("codes").replaceChildren(...joining.map(seat => {
+  const codes = post.codes || [];   // the table's own board: a QR code for each seat open
+  document.getElementById("joining-how").textContent = codes.length ? "Take a seat: scan your code"
+    : "Seats open to a new phone: scan your code on the table's board";
+  document.getElementById("codes").replaceChildren(...(codes.length ? codes : post.joining).map(seat => {
     const card = el("figure", undefined, "code");
-    const doc = new DOMParser().parseFromString(seat.qr, "image/svg+xml");
-    card.appendChild(document.importNode(doc.documentElement, true));
+    if (seat.qr) {
+      const doc = new DOMParser().parseFromString(seat.qr, "image/svg+xml");
+      card.appendChild(document.importNode(doc.documentElement, true));
+    }
     const caption = el("figcaption", seat.name);
     caption.style.borderColor = seat.colour;
     card.appendChild(caption);
@@ -146,7 +153,7 @@ async function draw(post) {
   document.getElementById("prompt").textContent = post.prompt;
   drawStandings(post.standings);
   drawNews(post.news);
-  drawJoining(post.joining);
+  drawJoining(post);
   for (const more of table.onPost) more(post);
   countDown(post);
 }
@@ -170,7 +177,12 @@ function follow(url) {
   return feed;
 }
 
+function boardFeed() {   // the table's own board follows its own feed, the board for everyone /events
+  const path = location.pathname.replace(/\/+$/, "");
+  return path.startsWith("/table/") ? path + "/events" : "/events";
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   followNews();
-  if (document.body.classList.contains("spectator")) follow("/events");
+  if (document.body.classList.contains("spectator")) follow(boardFeed());
 });
