@@ -72,11 +72,9 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@contextmanager
-def table_process(folder: Path, *, open_files: int | None = None) -> Iterator[TableProcess]:
-    """An AUTORACE table for Anna and Ben serving its pages on a free loopback port, with this worktree's
-    code, its open-files limit lowered to ``open_files`` if given; killed at the end."""
-    port = free_port()
+def table_config(folder: Path, port: int) -> Path:
+    """The config of an AUTORACE table for Anna and Ben on simulated devices, its files in ``folder`` and its
+    pages on loopback ``port``."""
     config = folder / "table.toml"
     config.write_text(f"""
 [game]
@@ -94,6 +92,15 @@ registry = "{folder / 'tags.json'}"
 [web]
 listen = "127.0.0.1:{port}"
 """)
+    return config
+
+
+@contextmanager
+def table_process(folder: Path, *, open_files: int | None = None) -> Iterator[TableProcess]:
+    """An AUTORACE table for Anna and Ben serving its pages on a free loopback port, with this worktree's
+    code, its open-files limit lowered to ``open_files`` if given; killed at the end."""
+    port = free_port()
+    config = table_config(folder, port)
 
     def limit() -> None:
         if open_files is not None:

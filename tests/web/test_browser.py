@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from crowds import table_config
 from playwright.sync_api import Browser, Page, sync_playwright
 from webtables import (
     CAN_ACT,
@@ -319,27 +320,6 @@ def log_length(demo: Any, stepper: Any) -> int:
 
 
 # --- 5. a restart of the table ---------------------------------------------------------------
-
-def table_config(folder: Path, port: int) -> Path:
-    config = folder / "table.toml"
-    config.write_text(f"""
-[game]
-name = "autorace"
-players = ["Anna", "Ben"]
-[readers.seats]
-kind = "simulated"
-[buttons]
-kind = "simulated"
-[sound]
-speech = false
-[files]
-journal = "{folder / 'journal.jsonl'}"
-registry = "{folder / 'tags.json'}"
-[web]
-listen = "127.0.0.1:{port}"
-""")
-    return config
-
 
 @contextlib.contextmanager
 def table_process(config: Path, url: str, log: Path) -> Iterator[subprocess.Popen[bytes]]:
