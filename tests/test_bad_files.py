@@ -158,7 +158,7 @@ def test_a_top_speed_deck_with_huge_counts_is_refused_not_a_crash(capsys, tmp_pa
 @pytest.mark.parametrize("old, new, message", [
     (r"^finish_line = \S+", "finish_line = 1e308", "[track] finish_line: a number from 0 to 1000, not 1e+308"),
     (r"^lanes = \S+", f"lanes = {HUGE}", f"[track] lanes: a whole number from 1 to 6, not {HUGE}"),
-    (r"front = 1.0", "front = inf", "space a1: 'front' must be a number from 0 to 1000, not inf"),
+    (r"front = 1.0", "front = inf", "space a1: 'front' must be a number from -1000 to 1000, not inf"),
     (r"x = 0.5", "x = nan", "space a1: 'x' must be a number from -1000 to 1000, not nan"),
     (r"heading = 0.0", "heading = 1e308", "space a1: 'heading' must be a number from -360 to 360, not 1e+308"),
     (r"^lanes = ", "lanse = 3\nlanes = ", "[track] unknown key(s): lanse (did you mean lanes?)"),

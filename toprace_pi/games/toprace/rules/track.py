@@ -372,7 +372,9 @@ LANES = Range(int, 1, 6)
 POSITION = Range(float, 0.0, 1000.0)
 #: Every number of a space, and the values a real board could need: its front edge, where it is drawn (in
 #: space units, either side of the first space) and its heading in degrees.
-SPACE_NUMBERS: dict[str, Range[Any]] = {"front": POSITION, "x": Range(float, -1000.0, 1000.0),
+#: A space's front edge: starting spaces may lie behind the start line (below 0).
+FRONT = Range(float, -1000.0, 1000.0)
+SPACE_NUMBERS: dict[str, Range[Any]] = {"front": FRONT, "x": Range(float, -1000.0, 1000.0),
                                         "y": Range(float, -1000.0, 1000.0), "heading": Range(float, -360.0, 360.0)}
 
 
