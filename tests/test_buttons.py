@@ -8,10 +8,11 @@ import pytest
 from gpiozero import Button
 from gpiozero.pins.mock import MockFactory
 
+from toprace_pi.errors import DataError
 from toprace_pi.hardware import HardwareError
-from toprace_pi.hardware.buttons import BOUNCE_TIME, TableButtons
+from toprace_pi.hardware.buttons import BOUNCE_TIME, ButtonSettings, TableButtons, open_buttons
 from toprace_pi.hardware.events import ButtonPressed
-from toprace_pi.hardware.gpio import PinConfigError
+from toprace_pi.table.config import parse_config
 
 PINS = {"next": 5, "ok": 6, "undo": 13, "pass": 19}
 #: A safety net for waits on gpiozero's threads; a passing test never waits this long.
@@ -92,39 +93,31 @@ def test_a_full_queue_drops_the_press_with_a_warning(pins, caplog):
 
 
 @pytest.mark.parametrize(
-    "pins_given, expected",
+    "section, expected",
     [
-        ({**PINS, "nxt": 7}, "'nxt' is not a button (the buttons are next, ok, undo, pass)"),
-        ({"next": 5, "ok": 6, "undo": 13}, "no pin for the PASS button"),
-        ({**PINS, "pass": 40}, "pass: GPIO40 is not one of GPIO2 to GPIO27"),
-        ({**PINS, "pass": 1}, "pass: GPIO1 is not one of GPIO2 to GPIO27"),
-        ({**PINS, "pass": "19"}, "pass: a pin is a GPIO number (BCM numbering, e.g. 17), not '19'"),
-        ({**PINS, "pass": True}, "not True"),
-        ({**PINS, "pass": 5}, "GPIO5 is given to next and pass"),
+        ({**PINS, "nxt": 7},
+         "[buttons] unknown key(s): nxt (did you mean next?); known: hold_time, next, ok, undo, pass, kind"),
+        ({"next": 5, "ok": 6, "undo": 13}, "[buttons]: missing pass"),
+        ({**PINS, "pass": 40}, "[buttons] pass: a GPIO number (BCM numbering) from 2 to 27, not 40"),
+        ({**PINS, "pass": 1}, "[buttons] pass: a GPIO number (BCM numbering) from 2 to 27, not 1"),
+        ({**PINS, "pass": "19"}, "[buttons] pass: a GPIO number (BCM numbering) from 2 to 27, not '19'"),
+        ({**PINS, "pass": True}, "[buttons] pass: a GPIO number (BCM numbering) from 2 to 27, not True"),
+        ({**PINS, "pass": 5}, "[buttons]: two buttons on one pin"),
+        ({**PINS, "hold_time": 0}, "[buttons] hold_time: a number of seconds from 0.05 to 10, not 0"),
     ],
 )
-def test_bad_pin_config_is_refused_with_a_clear_message(pins, events, pins_given, expected):
-    with pytest.raises(PinConfigError, match="^buttons: ") as refused:
-        TableButtons(pins_given, events)
-    assert expected in str(refused.value)
+def test_bad_buttons_are_refused_with_the_config(section, expected):
+    """The pins are checked once, when the config is read: the buttons open from checked settings."""
+    with pytest.raises(DataError) as refused:
+        parse_config({"buttons": section}, "table.toml")
+    assert expected in refused.value.problems
     assert isinstance(refused.value, ValueError)
 
 
-def test_every_config_problem_is_named_at_once(pins, events):
-    with pytest.raises(PinConfigError) as refused:
-        TableButtons({"next": 5, "ok": 5, "undo": 99, "nxt": 7}, events, hold_time=-1)
-    assert refused.value.problems == [
-        "'nxt' is not a button (the buttons are next, ok, undo, pass)",
-        "no pin for the PASS button",
-        "undo: GPIO99 is not one of GPIO2 to GPIO27 on the 40-pin header",
-        "GPIO5 is given to next and ok",
-        "hold_time: a positive number of seconds, not -1",
-    ]
-
-
-def test_hold_time_must_be_positive(pins, events):
-    with pytest.raises(PinConfigError, match="hold_time"):
-        TableButtons(PINS, events, hold_time=0)
+def test_the_gpio_kind_opens_the_buttons_of_the_settings(pins, events):
+    with open_buttons(ButtonSettings("gpio", PINS, hold_time=1.5), events) as buttons:
+        assert isinstance(buttons, TableButtons) and buttons.hold_time == 1.5
+    assert open_buttons(ButtonSettings(), events) is None
 
 
 def test_a_pin_in_use_is_a_hardware_error_and_frees_the_pins_already_taken(pins, events):

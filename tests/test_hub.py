@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from toprace_pi.hardware import ReaderError, hub_protocol, ndef
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
-from toprace_pi.hardware.hub import HubReader, find_hub_port
+from toprace_pi.hardware.readers.hub import HubReader, find_hub_port
 
 ProtocolError, decode, encode = protocol.ProtocolError, protocol.decode, protocol.encode
 

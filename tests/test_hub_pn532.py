@@ -16,8 +16,8 @@ from emulators.pn532 import Pn532Emulator, Tag
 from scenarios import RED, VOCAB
 
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
-from toprace_pi.hardware.hub import HubReader
 from toprace_pi.hardware.ndef import encode_record
+from toprace_pi.hardware.readers.hub import HubReader
 from toprace_pi.hardware.tags import TagRegistry
 
 CARD_17 = Tag("04a1b2c3d4e517", encode_record("toprace card 17"))

@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from toprace_pi.hardware import HardwareError, ReaderError
 from toprace_pi.hardware.events import Event, TagLaid, TagLifted
 from toprace_pi.hardware.ndef import encode_record
-from toprace_pi.hardware.pn532 import BACKOFF_MAX, Pn532Reader
-from toprace_pi.hardware.simulated import SimulatedReader
+from toprace_pi.hardware.readers.pn532 import BACKOFF_MAX, Pn532Reader
+from toprace_pi.hardware.readers.simulated import SimulatedReader
 
 A, B = "04a1b2c3d4e580", "04ffeeddccbb01"
 UID_A, UID_B = bytes.fromhex(A), bytes.fromhex(B)

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toprace_pi.hardware.events import TagLaid, TagLifted
-from toprace_pi.hardware.presence import TagPresence
+from toprace_pi.hardware.readers.presence import TagPresence
 
 A, B = bytes.fromhex("04a1b2c3d4e580"), bytes.fromhex("04ffeeddccbb01")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from emulators.pn532 import Pn532Emulator
-from test_strip import FakePixelStrip, ws281x  # noqa: F401 (the fixture)
+from support.strip import FakePixelStrip
 
 from toprace_pi.hardware.gpio import HOW_TO_SIMULATE, NO_GPIO
 from toprace_pi.table import selftest
@@ -67,7 +67,7 @@ def test_the_default_config_is_all_stand_ins_and_fails(pins):
     assert failed == 3
 
 
-def test_a_table_whose_devices_all_answer_passes(pins, ws281x, monkeypatch):  # noqa: F811
+def test_a_table_whose_devices_all_answer_passes(pins, ws281x, monkeypatch):
     """The PN532 over its emulator, a strip on (fake) rpi_ws281x, each button pressed when asked, the
     buzzer and espeak-ng: every line ok. Mock pins count as real here, as the Pi's would."""
     spoken: list[tuple[list[str], str]] = []

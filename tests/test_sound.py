@@ -11,19 +11,13 @@ import time
 
 import pytest
 
-from toprace_pi.hardware import HardwareError
-from toprace_pi.hardware.gpio import PinConfigError
-from toprace_pi.hardware.sound import (
-    CONFIRM,
-    REFUSE,
-    Announcer,
-    BuzzerSound,
-    SilentSound,
-    SoundClosedError,
-    _Player,
-    fanfare,
-    run_espeak,
-)
+from toprace_pi.errors import DataError
+from toprace_pi.hardware import HardwareError, SoundClosedError
+from toprace_pi.hardware.sound import BuzzerSound, SilentSound, SoundSettings, open_sound
+from toprace_pi.hardware.sound.buzzer import _Player
+from toprace_pi.hardware.sound.melody import CONFIRM, REFUSE, fanfare
+from toprace_pi.hardware.sound.speech import Announcer, run_espeak
+from toprace_pi.table.config import parse_config
 
 #: A safety net for waits on background threads; a passing test never waits this long.
 PATIENCE = 10.0
@@ -96,9 +90,15 @@ def test_closing_releases_the_pin_and_is_idempotent(pins):
     BuzzerSound(22, tempo=FAST).close()  # the pin is free again
 
 
-def test_buzzer_pin_is_checked(pins):
-    with pytest.raises(PinConfigError, match="buzzer: pin: GPIO28 is not one of GPIO2 to GPIO27"):
-        BuzzerSound(28)
+def test_buzzer_pin_is_checked_with_the_config():
+    with pytest.raises(DataError, match=r"\[sound\] buzzer: a GPIO number \(BCM numbering\) from 2 to 27, not 28"):
+        parse_config({"sound": {"buzzer": 28}}, "table.toml")
+
+
+def test_the_settings_choose_the_sound(pins):
+    assert isinstance(open_sound(SoundSettings()), SilentSound)
+    with open_sound(SoundSettings(buzzer=22, tonal=False)) as buzzer:
+        assert isinstance(buzzer, BuzzerSound) and (buzzer.pin, buzzer.tonal) == (22, False)
 
 
 def test_a_pin_in_use_is_a_hardware_error(pins):

@@ -10,83 +10,23 @@ import sys
 import types
 
 import pytest
+from support.strip import FAKE_STRIP_TYPES, FakePixelStrip
 
 from toprace_pi.errors import DataError
 from toprace_pi.hardware import ReaderError, StripError
-from toprace_pi.hardware import strip as strip_module
-from toprace_pi.hardware.strip import (
-    BrightnessCap,
-    CheckedFrame,
-    Pi5SpiStrip,
-    SimulatedStrip,
-    StripSettings,
-    Ws281xStrip,
-    cap_scale,
-    check_frame,
-    compose,
-    estimate_milliamps,
-    open_strip,
-)
+from toprace_pi.hardware.strip import BrightnessCap, Pi5SpiStrip, SimulatedStrip, StripSettings, Ws281xStrip, open_strip
+from toprace_pi.hardware.strip import frame as frame_module
+from toprace_pi.hardware.strip import spi as spi_module
+from toprace_pi.hardware.strip import ws281x as ws281x_module
+from toprace_pi.hardware.strip.frame import CheckedFrame, check_frame, compose
+from toprace_pi.hardware.strip.power import cap_scale, estimate_milliamps
+from toprace_pi.table.config import parse_config
 
 HW_NOT_SUPPORTED = "ws2811_init failed with code -3 (Hardware revision is not supported)"
 RED, GREEN, BLUE, WHITE, DARK = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255), (0, 0, 0)
 
 
 # --- fakes ---------------------------------------------------------------------
-
-
-class FakePixelStrip:
-    """Records what rpi_ws281x's PixelStrip would be asked, registering its atexit
-    cleanup in the constructor as the real one does."""
-
-    begin_error: str | None = None
-    made: list[FakePixelStrip] = []
-
-    def __init__(self, num, pin, freq_hz=800000, dma=10, invert=False, brightness=255, channel=0,
-                 strip_type=None, gamma=None):
-        self.num, self.pin, self.strip_type, self.brightness = num, pin, strip_type, brightness
-        self.freq_hz, self.dma, self.channel = freq_hz, dma, channel
-        self.leds = [0] * num
-        self.shown: list[list[int]] = []
-        self.cleaned = False
-        FakePixelStrip.made.append(self)
-        atexit.register(self._cleanup)
-
-    def begin(self):
-        if FakePixelStrip.begin_error:
-            raise RuntimeError(FakePixelStrip.begin_error)
-
-    def setPixelColor(self, n, color):
-        self.leds[n] = color
-
-    def show(self):
-        self.shown.append(list(self.leds))
-
-    def _cleanup(self):
-        self.cleaned = True
-
-
-def fake_color(red, green, blue, white=0):
-    return (white << 24) | (red << 16) | (green << 8) | blue
-
-
-FAKE_STRIP_TYPES = {"RGB": 0x00100800, "RBG": 0x00100008, "GRB": 0x00081000,
-                    "GBR": 0x00080010, "BRG": 0x00001008, "BGR": 0x00000810}
-
-
-@pytest.fixture
-def ws281x(monkeypatch):
-    """A fake rpi_ws281x module; ``FakePixelStrip.begin_error`` makes begin() fail."""
-    module = types.ModuleType("rpi_ws281x")
-    module.PixelStrip = FakePixelStrip
-    module.Color = fake_color
-    module.ws = types.SimpleNamespace(**{f"WS2811_STRIP_{k}": v for k, v in FAKE_STRIP_TYPES.items()})
-    monkeypatch.setitem(sys.modules, "rpi_ws281x", module)
-    monkeypatch.setattr(FakePixelStrip, "begin_error", None)
-    monkeypatch.setattr(FakePixelStrip, "made", [])
-    yield module
-    for made in FakePixelStrip.made:
-        atexit.unregister(made._cleanup)
 
 
 @pytest.fixture
@@ -106,8 +46,8 @@ def unregistered(monkeypatch):
 @pytest.fixture
 def no_pi(monkeypatch, tmp_path):
     """No device-tree model and no spidev module: what an x86 PC shows."""
-    monkeypatch.setattr(strip_module, "DEVICE_MODEL", tmp_path / "no-model")
-    monkeypatch.setattr(strip_module, "SPIDEV_BUFSIZ", tmp_path / "no-bufsiz")
+    monkeypatch.setattr(ws281x_module, "DEVICE_MODEL", tmp_path / "no-model")
+    monkeypatch.setattr(spi_module, "SPIDEV_BUFSIZ", tmp_path / "no-bufsiz")
 
 
 class FakeSPI:
@@ -151,7 +91,7 @@ def neopixel_spi(monkeypatch, tmp_path):
     monkeypatch.setattr(FakeNeoPixelSPI, "made", [])
     bufsiz = tmp_path / "bufsiz"
     bufsiz.write_text("32768\n")
-    monkeypatch.setattr(strip_module, "SPIDEV_BUFSIZ", bufsiz)
+    monkeypatch.setattr(spi_module, "SPIDEV_BUFSIZ", bufsiz)
     monkeypatch.setenv("SPI_BUFSIZE", "unset")  # records the variable's absence, to restore it
     monkeypatch.delenv("SPI_BUFSIZE")
     return module
@@ -226,7 +166,7 @@ class TestCompose:
 
     def test_a_strip_takes_it_as_it_is(self, monkeypatch):
         frame = compose(2, {0: RED})
-        monkeypatch.setattr(strip_module, "_is_plain", lambda colour: pytest.fail("checked again"))
+        monkeypatch.setattr(frame_module, "_is_plain", lambda colour: pytest.fail("checked again"))
         strip = SimulatedStrip(2)
         BrightnessCap(strip, supply_amps=3.0).show(frame)
         assert strip.last is frame
@@ -299,7 +239,7 @@ class TestWs281xStrip:
     def test_on_a_pi_5_the_hint_names_the_pi5_backend(self, ws281x, unregistered, tmp_path, monkeypatch):
         model = tmp_path / "model"
         model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
-        monkeypatch.setattr(strip_module, "DEVICE_MODEL", model)
+        monkeypatch.setattr(ws281x_module, "DEVICE_MODEL", model)
         FakePixelStrip.begin_error = HW_NOT_SUPPORTED
         with pytest.raises(StripError, match=r"Raspberry Pi 5 Model B Rev 1\.0, which rpi_ws281x does not drive: "
                                              r"use backend pi5-spi"):
@@ -354,10 +294,10 @@ class TestPi5SpiStrip:
     def test_grb_by_default_and_blinka_told_the_buffer_size(self, neopixel_spi):
         Pi5SpiStrip(3).close()
         assert FakeNeoPixelSPI.made[0].pixel_order == "GRB"
-        assert strip_module.os.environ["SPI_BUFSIZE"] == "32768"
+        assert spi_module.os.environ["SPI_BUFSIZE"] == "32768"
 
     def test_a_strip_longer_than_the_spidev_buffer_is_refused_with_the_fix(self, neopixel_spi):
-        strip_module.SPIDEV_BUFSIZ.write_text("4096\n")
+        spi_module.SPIDEV_BUFSIZ.write_text("4096\n")
         Pi5SpiStrip(165).close()
         with pytest.raises(StripError, match=r"needs 4112 bytes .* holds 4096: add spidev\.bufsiz=32768"):
             Pi5SpiStrip(166)
@@ -455,9 +395,9 @@ class TestBrightnessCap:
     @pytest.mark.parametrize("brightness", [255, 128])
     def test_a_frame_is_checked_once_on_its_way_to_the_strip(self, monkeypatch, brightness):
         checked = []
-        real = strip_module._is_plain
-        monkeypatch.setattr(strip_module, "_is_plain", lambda colour: checked.append(colour) or real(colour))
-        monkeypatch.setattr(strip_module, "_PLAIN", {})
+        real = frame_module._is_plain
+        monkeypatch.setattr(frame_module, "_is_plain", lambda colour: checked.append(colour) or real(colour))
+        monkeypatch.setattr(frame_module, "_PLAIN", {})
         inner = SimulatedStrip(3)
         cap = BrightnessCap(inner, supply_amps=3.0, brightness=brightness)
         cap.show([RED, RED, (1, 2, 3)])
@@ -467,7 +407,7 @@ class TestBrightnessCap:
         assert checked == [RED, (1, 2, 3)]  # the same colour objects again: known, not checked again
 
     def test_a_colour_known_plain_does_not_vouch_for_an_equal_one(self, monkeypatch):
-        monkeypatch.setattr(strip_module, "_PLAIN", {})
+        monkeypatch.setattr(frame_module, "_PLAIN", {})
         inner = SimulatedStrip(2)
         inner.show([(1, 0, 0), DARK])
         inner.show([(1, 0, 0), [0, 0, 0]])  # a list equal to a colour known plain: made a tuple
@@ -478,12 +418,12 @@ class TestBrightnessCap:
             inner.show([(1, 0, 0), (0, 0, 256)])
 
     def test_the_cache_of_known_colours_stays_bounded(self, monkeypatch):
-        monkeypatch.setattr(strip_module, "_PLAIN", {})
-        monkeypatch.setattr(strip_module, "PLAIN_CACHE", 8)
+        monkeypatch.setattr(frame_module, "_PLAIN", {})
+        monkeypatch.setattr(frame_module, "PLAIN_CACHE", 8)
         inner = SimulatedStrip(1)
         for n in range(50):
             inner.show([(n, 0, 0)])
-        assert 0 < len(strip_module._PLAIN) <= 8
+        assert 0 < len(frame_module._PLAIN) <= 8
 
     def test_passes_count_and_close_and_checks_frames(self):
         inner = SimulatedStrip(2)
@@ -505,12 +445,12 @@ class TestBrightnessCap:
 
 class TestOpenStrip:
     def test_simulated_by_default_under_a_cap(self):
-        strip = open_strip({"count": 5, "brightness": 100, "supply_amps": 4, "reserve_amps": 1.5})
+        strip = open_strip(StripSettings(count=5, brightness=100, supply_amps=4, reserve_amps=1.5), count=1)
         assert isinstance(strip, BrightnessCap) and isinstance(strip.strip, SimulatedStrip)
         assert (strip.count, strip.brightness, strip.budget_ma) == (5, 100, 2500.0)
 
     def test_ws281x_with_its_settings(self, ws281x):
-        strip = open_strip({"backend": "ws281x", "count": 3, "pin": 12, "colour_order": "rgb"})
+        strip = open_strip(StripSettings(backend="ws281x", pin=12, colour_order="RGB"), count=3)
         assert isinstance(strip.strip, Ws281xStrip)
         made = FakePixelStrip.made[0]
         assert (made.pin, made.strip_type, made.brightness) == (12, FAKE_STRIP_TYPES["RGB"], 255)
@@ -519,14 +459,14 @@ class TestOpenStrip:
         strip.close()
 
     def test_pi5_spi(self, neopixel_spi):
-        strip = open_strip({"backend": "pi5-spi", "count": 3})
+        strip = open_strip(StripSettings(backend="pi5-spi"), count=3)
         assert isinstance(strip.strip, Pi5SpiStrip)
         strip.close()
 
     def test_falls_back_to_a_simulated_strip_with_a_warning(self, ws281x, unregistered, no_pi, caplog):
         FakePixelStrip.begin_error = HW_NOT_SUPPORTED
         with caplog.at_level(logging.WARNING, logger="toprace_pi.hardware.strip"):
-            strip = open_strip({"backend": "ws281x", "count": 4})
+            strip = open_strip(StripSettings(backend="ws281x"), count=4)
         assert isinstance(strip.strip, SimulatedStrip) and strip.count == 4
         (record,) = caplog.records
         assert record.levelno == logging.WARNING
@@ -537,30 +477,29 @@ class TestOpenStrip:
     def test_falls_back_when_the_pi5_library_is_missing(self, monkeypatch, no_pi, caplog):
         monkeypatch.setitem(sys.modules, "board", None)
         with caplog.at_level(logging.WARNING):
-            strip = open_strip({"backend": "pi5-spi", "count": 4})
+            strip = open_strip(StripSettings(backend="pi5-spi"), count=4)
         assert isinstance(strip.strip, SimulatedStrip)
         assert "pi5-spi" in caplog.text and "pip install" in caplog.text
 
-    def test_a_bad_config_names_every_problem(self):
-        config = {"backend": "neon", "count": 0, "pin": "ten", "brightness": 300, "colour_order": "RGBW",
-                  "supply_amps": 1, "reserve_amps": 2, "colour": "red"}
+    def test_a_bad_section_names_every_problem(self):
+        section = {"backend": "neon", "count": 0, "pin": "ten", "brightness": 300, "colour_order": "RGBW",
+                   "supply_amps": 1, "reserve_amps": 2, "colour": "red"}
         with pytest.raises(DataError) as caught:
-            open_strip(config)
+            parse_config({"strip": section}, "table.toml")
         problems = caught.value.problems
-        assert len(problems) == 7 and str(caught.value).startswith("LED strip config: 7 problems")
+        assert len(problems) == 7 and str(caught.value).startswith("table.toml: 7 problems")
         for word in ("colour (did you mean colour_order?)", "count", "backend", "pin", "brightness", "colour_order",
                      "supply_amps"):
             assert any(word in p for p in problems), word
 
-    def test_count_is_required_and_may_come_from_the_profile(self):
-        with pytest.raises(DataError, match="count"):
-            StripSettings.from_config({})
-        assert open_strip({"backend": "simulated"}, count=191).count == 191
-        assert open_strip({"count": 200}, count=191).count == 200
+    def test_the_count_may_come_from_the_profile(self):
+        assert parse_config({"strip": {"backend": "simulated"}}, "table.toml").strip.count is None
+        assert open_strip(StripSettings(), count=191).count == 191
+        assert open_strip(StripSettings(count=200), count=191).count == 200
 
 
 def test_every_device_closes_at_the_end_of_a_with_block():
-    from toprace_pi.hardware.simulated import SimulatedReader
+    from toprace_pi.hardware.readers.simulated import SimulatedReader
 
     with SimulatedStrip(3) as strip, SimulatedReader("discard") as reader:
         strip.show([(1, 2, 3)] * 3)

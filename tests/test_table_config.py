@@ -16,6 +16,7 @@ from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, table_tags
 from toprace_pi.hardware import ReaderError, StripError
 from toprace_pi.hardware.events import DeviceStatus, TagLaid
+from toprace_pi.hardware.strip import StripSettings
 from toprace_pi.table.config import load_config, parse_config
 from toprace_pi.table.run import RETRY, ReaderSlot, StripSlot
 
@@ -46,15 +47,15 @@ def test_an_empty_file_is_a_table_of_simulated_devices(tmp_path):
     config = load_config(path)
     game = config.settings
     assert game.track == "speed-street" and game.deck == "standard" and len(game.players) == 4
-    assert [r.name for r in config.readers] == ["discard"] and config.strip["backend"] == "simulated"
-    assert set(config.buttons) == {"next", "ok", "undo", "pass"} and config.button_kind == "simulated"
-    assert config.readers[0].kind == "simulated" and config.sound.get("buzzer") is None
+    assert [r.name for r in config.readers] == ["discard"] and config.strip.backend == "simulated"
+    assert set(config.buttons.pins) == {"next", "ok", "undo", "pass"} and config.buttons.kind == "simulated"
+    assert config.readers[0].kind == "simulated" and config.sound.buzzer is None
 
 
 def test_a_buttons_section_puts_the_buttons_on_the_gpio():
     for section in ({}, {"hold_time": 2.0}, {"next": 5, "ok": 6, "undo": 13, "pass": 19}):
-        assert parse_config({"buttons": section}, "t").button_kind == "gpio"
-    assert parse_config({"buttons": {"kind": "simulated"}}, "t").button_kind == "simulated"
+        assert parse_config({"buttons": section}, "t").buttons.kind == "gpio"
+    assert parse_config({"buttons": {"kind": "simulated"}}, "t").buttons.kind == "simulated"
 
 
 def test_check_finds_an_empty_file_a_table_of_simulated_devices(tmp_path):
@@ -115,7 +116,7 @@ def test_each_example_sets_up_the_buzzer_the_build_guide_recommends():
     assert found is not None
     for example in EXAMPLES.values():
         sound = load_config(example).sound
-        assert (sound["buzzer"], sound["tonal"]) == (int(found[1]), found[2] == "true"), example.name
+        assert (sound.buzzer, sound.tonal) == (int(found[1]), found[2] == "true"), example.name
 
 
 def test_a_full_configuration():
@@ -127,7 +128,8 @@ def test_a_full_configuration():
         "buttons": {"next": 5, "ok": 6, "undo": 13, "pass": 19, "hold_time": 1.5},
         "files": {"registry": "/var/lib/toprace-pi/tags.json"},
     }, "table.toml")
-    assert config.settings.players == ("Ann", "Bo", "Cy") and config.settings.races == 3 and config.hold_time == 1.5
+    assert config.settings.players == ("Ann", "Bo", "Cy") and config.settings.races == 3
+    assert config.buttons.hold_time == 1.5
     assert config.settings.deck == "older-edition"
     assert [(r.name, r.bus) for r in config.readers] == [("discard", "uart"), ("cars", "i2c")]
     assert config.profile is None and config.settings.track == "turbo-town"  # its own board profile
@@ -252,7 +254,7 @@ def test_the_example_configuration_loads():
     from pathlib import Path
 
     config = load_config(Path(__file__).parent.parent / "config.example.toml")
-    assert config.readers[0].kind == "pn532" and config.sound["buzzer"] == 12
+    assert config.readers[0].kind == "pn532" and config.sound.buzzer == 12
 
 
 def test_play_runs_the_table_until_stopped_and_tells_systemd(monkeypatch, tmp_path, pins):
@@ -412,4 +414,5 @@ def test_a_bad_strip_section_is_named_when_the_file_is_read():
                      "[strip] count: a number of LEDs from 1 to 10000, not 1000000000",
                      "[strip] pin: a GPIO number (BCM numbering) from 2 to 27, not -1"):
         assert expected in text
-    assert parse_config({"strip": {"backend": "ws281x"}}, "t").strip == {"backend": "ws281x"}  # count: the profile's
+    # the LED count left to the board profile
+    assert parse_config({"strip": {"backend": "ws281x"}}, "t").strip == StripSettings(backend="ws281x")

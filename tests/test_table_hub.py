@@ -9,17 +9,20 @@ from collections.abc import Iterator
 
 import pytest
 from emulators.hub import FakeClock, HubRig, hub_readers
+from support.hang import HANG_LIMIT
 
 from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.rules import Game
-from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.games.toprace.table.tags import table_tags
-from toprace_pi.hardware import hub as host_hub
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
-from toprace_pi.hardware.hub import HubReader
-from toprace_pi.table.config import HubConfig, parse_config
-from toprace_pi.table.live import open_hub, open_table, reader_slots
+from toprace_pi.hardware.readers import HubSettings, hub_opener
+from toprace_pi.hardware.readers import hub as host_hub
+from toprace_pi.hardware.readers.hub import HubReader
+from toprace_pi.table.config import parse_config
+from toprace_pi.table.demo import play_demo
+from toprace_pi.table.live import open_table, reader_slots
 from toprace_pi.table.run import RETRY, ReaderSlot
 from toprace_pi.table.selftest import self_test
 from toprace_pi.table.tools import enrol
@@ -29,14 +32,14 @@ from toprace_pi.table.tools import enrol
 
 def test_a_hub_section_names_the_hub_readers_and_finds_the_port_by_default():
     config = parse_config({"hub": {}}, "test")
-    assert config.hub == HubConfig(("discard", "cars"), None)
+    assert config.hub == HubSettings(("discard", "cars"), None)
     assert config.readers == ()  # the discard pile's reader is on the hub
 
 
 def test_a_hub_beside_a_reader_on_the_pi():
     config = parse_config({"hub": {"port": "/dev/ttyACM1", "readers": ["cars", "seat1", "seat2"]},
                            "readers": {"discard": {"kind": "pn532"}}}, "test")
-    assert config.hub == HubConfig(("cars", "seat1", "seat2"), "/dev/ttyACM1")
+    assert config.hub == HubSettings(("cars", "seat1", "seat2"), "/dev/ttyACM1")
     assert [r.name for r in config.readers] == ["discard"]
     assert [slot.name for slot in reader_slots(config, time.monotonic)] == ["discard", "hub"]
 
@@ -136,7 +139,7 @@ def test_the_table_in_service_reads_its_cards_through_the_hub(running_rig, tmp_p
     live = open_table(config)
     try:
         running_rig.readers[0].lay(b"\x04\x55\x55\x55\x55\x55\x55")  # a tag nobody enrolled
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + HANG_LIMIT
         while "this tag is not enrolled" not in capsys.readouterr().out:
             assert time.monotonic() < deadline, "the tag never reached the controller"
             live.table.step()
@@ -193,7 +196,7 @@ def test_the_table_says_when_the_hub_is_unplugged_and_finds_it_again_by_its_usb_
     clock = FakeClock()
     plugged = [HubRig(clock=clock)]
     monkeypatch.setattr(host_hub, "find_hub_port", lambda: plugged[-1].port)  # the USB id search, as on the Pi
-    slot = ReaderSlot("hub", open_hub(HubConfig(("discard", "cars"), None)), clock)
+    slot = ReaderSlot("hub", hub_opener(HubSettings(("discard", "cars"), None)), clock)
     try:
         assert slot.poll() == []
         card = b"\x04\x01\x02\x03\x04\x05\x06"

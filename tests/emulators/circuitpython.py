@@ -38,7 +38,7 @@ from typing import Any
 
 from emulators.hub import FIRMWARE
 from emulators.pn532 import Pn532Emulator
-from toprace_pi.hardware.hub import HubReader
+from toprace_pi.hardware.readers.hub import HubReader
 
 _DATA_WRITE, _STATUS_READ, _DATA_READ = 0x01, 0x02, 0x03
 _READY = 0x01

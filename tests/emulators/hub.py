@@ -157,7 +157,7 @@ def hub_readers(rigs: list[HubRig], hosts: list[Any] | None = None) -> Callable[
     of the table at its readers, and the table reads the hub through a real HubReader on the rig's pty (each one
     opened is appended to ``hosts``, when given).
     """
-    from toprace_pi.hardware.hub import HubReader
+    from toprace_pi.hardware.readers.hub import HubReader
     from toprace_pi.table.demo import DemoReaders
     from toprace_pi.table.run import ReaderSlot
 

@@ -10,22 +10,9 @@ Real implementations import their library (adafruit_pn532, rpi_ws281x, gpiozero,
 serial) lazily inside their own module, so the rules engine, the demo and the
 tests never need them.
 
-The interfaces:
-
-``CardReader``
-    ``poll() -> list[Event]``: one short look at the reader (at most ~50 ms);
-    returns :class:`~toprace_pi.hardware.events.TagLaid` once when a tag is laid
-    on it (a tag left lying there is not laid again; lifted and laid again is)
-    and :class:`~toprace_pi.hardware.events.TagLifted` when it is taken away.
-    ``name`` (``"discard"``, ``"cars"``), ``close()``. Raises
-    :class:`ReaderError` when the reader cannot be reached.
-
-``LedStrip``
-    ``count`` LEDs; ``show(frame)`` shows a whole frame (a sequence of ``count``
-    ``(r, g, b)`` tuples, 0-255) at once; ``close()`` turns it dark. Raises
-    :class:`StripError`.
-
-``Buttons`` and ``Sound`` live in their own modules; see there.
+Each kind of device has its folder here (``readers``, ``strip``, ``buttons``, ``sound``): its protocol, its
+settings (the config's section, checked once when the file is read), and its backends, real and simulated,
+found by name in one table.
 """
 
 from abc import ABC, abstractmethod
@@ -59,3 +46,7 @@ class ReaderError(HardwareError):
 
 class StripError(HardwareError):
     """The LED strip cannot be started or written."""
+
+
+class SoundClosedError(TopRaceError, RuntimeError):
+    """A sound was asked of a device already closed: a bug in the caller, not a broken device."""

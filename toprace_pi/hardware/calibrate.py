@@ -34,7 +34,8 @@ from toprace_pi.core.colour import WHITE
 from toprace_pi.errors import DataError
 from toprace_pi.hardware.events import BUTTONS
 from toprace_pi.hardware.profile import MAX_SEATS, BoardLayout, Profile, default_profile
-from toprace_pi.hardware.strip import DARK, RGB, LedStrip
+from toprace_pi.hardware.strip import LedStrip
+from toprace_pi.hardware.strip.frame import DARK, RGB
 from toprace_pi.text import ordinal
 
 OK, NEXT, UNDO = "ok", "next", "undo"

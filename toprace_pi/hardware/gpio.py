@@ -1,20 +1,18 @@
 """Checks shared by the devices on the Pi's GPIO header (the buttons and the buzzer).
 
 gpiozero accepts many pin spellings and, on a real Pi, fails only when a pin is
-opened ("pin already in use", permission denied). Checking the numbers from the
-config first gives one message that names every wrong entry, and wrapping
-gpiozero's own errors gives the controller the one :class:`HardwareError` it
-knows how to report.
+opened ("pin already in use", permission denied). The config's numbers are checked
+against :data:`HEADER_GPIOS` when the file is read; wrapping gpiozero's own errors
+gives the controller the one :class:`HardwareError` it knows how to report.
 """
 
 from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 
-from toprace_pi.errors import DataError
 from toprace_pi.hardware import HardwareError
 from toprace_pi.schema import Range
 
@@ -30,43 +28,6 @@ HOW_TO_SIMULATE = ("to run on simulated devices instead, set kind = \"simulated\
                    "[readers.NAME] and backend = \"simulated\" under [strip] in the config, and leave out "
                    "[sound] buzzer")
 _told: set[str] = set()
-
-
-class PinConfigError(DataError):
-    """Pins in the config that cannot work: not a GPIO number of the header, or one GPIO given twice."""
-
-
-def check_pins(source: str, pins: Mapping[str, object]) -> dict[str, int]:
-    """Return ``pins`` as role -> GPIO number, or raise :class:`PinConfigError` naming every problem.
-
-    ``source`` says where the pins come from (``"buttons"``, ``"buzzer"``) so the
-    message leads the reader to the right part of the config.
-    """
-    problems = pin_problems(pins)
-    if problems:
-        raise PinConfigError(source, problems)
-    return {role: pin for role, pin in pins.items() if isinstance(pin, int)}
-
-
-def pin_problems(pins: Mapping[str, object]) -> list[str]:
-    """Every reason why ``pins`` (role -> GPIO number) cannot work, for a caller adding its own checks."""
-    problems: list[str] = []
-    valid: dict[str, int] = {}
-    for role, pin in pins.items():
-        if isinstance(pin, bool) or not isinstance(pin, int):
-            problems.append(f"{role}: a pin is a GPIO number (BCM numbering, e.g. 17), not {pin!r}")
-        elif pin not in HEADER_GPIOS:
-            problems.append(f"{role}: GPIO{pin} is not one of GPIO2 to GPIO27 on the 40-pin header")
-        else:
-            valid[role] = pin
-    return problems + _shared_pins(valid)
-
-
-def _shared_pins(pins: Mapping[str, int]) -> list[str]:
-    by_pin: dict[int, list[str]] = {}
-    for role, pin in pins.items():
-        by_pin.setdefault(pin, []).append(role)
-    return [f"GPIO{pin} is given to {' and '.join(roles)}" for pin, roles in by_pin.items() if len(roles) > 1]
 
 
 @contextmanager

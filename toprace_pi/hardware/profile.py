@@ -45,7 +45,8 @@ from typing import Any, Protocol, TypeGuard
 
 from toprace_pi.datafiles import read_toml, shipped_names
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.strip import LED_COUNT, RGB, CheckedFrame, compose
+from toprace_pi.hardware.strip import LED_COUNT
+from toprace_pi.hardware.strip.frame import RGB, CheckedFrame, compose
 from toprace_pi.schema import shown, unknown_keys
 from toprace_pi.text import ordinal
 

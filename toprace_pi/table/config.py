@@ -18,71 +18,42 @@ from toprace_pi.core import registry
 from toprace_pi.core.registry import DEFAULT_GAME, game_names
 from toprace_pi.core.search import DEFAULT_STRENGTH, STRENGTHS
 from toprace_pi.errors import DataError
-from toprace_pi.hardware.buttons import BOUNCE_TIME, DEFAULT_PINS
+from toprace_pi.hardware.buttons import KINDS as BUTTON_KINDS
+from toprace_pi.hardware.buttons import NUMBERS as BUTTON_NUMBERS
+from toprace_pi.hardware.buttons import ButtonSettings
 from toprace_pi.hardware.events import BUTTONS
-from toprace_pi.hardware.gpio import HEADER_GPIOS
 from toprace_pi.hardware.hub_protocol import MAX_READERS as MAX_HUB_READERS
+from toprace_pi.hardware.readers import KINDS as READER_TYPES
+from toprace_pi.hardware.readers import NUMBERS as READER_NUMBERS
+from toprace_pi.hardware.readers import HubSettings, ReaderSettings
+from toprace_pi.hardware.readers.pn532 import BUSES
+from toprace_pi.hardware.sound import NUMBERS as SOUND_NUMBERS
+from toprace_pi.hardware.sound import SoundSettings
+from toprace_pi.hardware.strip import AMPS, StripSettings
+from toprace_pi.hardware.strip import BACKENDS as STRIP_BACKENDS
 from toprace_pi.hardware.strip import NUMBERS as STRIP_NUMBERS
-from toprace_pi.hardware.strip import StripSettings
+from toprace_pi.hardware.strip.frame import COLOUR_ORDERS
 from toprace_pi.schema import Range, number_of, shown, unknown_keys, whole_in_text
 from toprace_pi.table.checks import table
 
 #: Where the tag registry and the journal go unless [files] says otherwise ("~" is the user's home).
 DEFAULT_REGISTRY = "~/.local/share/toprace-pi/tags.json"
 DEFAULT_JOURNAL = "~/.local/share/toprace-pi/journal.jsonl"
-READER_KINDS = ("pn532", "simulated")
-#: The keys of a ``[readers.NAME]`` section (the fields of :class:`ReaderConfig` but its name).
-READER_KEYS = ("kind", "bus", "port", "address", "cs_pin")
+READER_KINDS = tuple(READER_TYPES)
+#: The keys of a ``[readers.NAME]`` section (the fields of :class:`ReaderSettings` but its name).
+READER_KEYS = tuple(key for key in ReaderSettings.__dataclass_fields__ if key != "name")
 #: The keys of ``[files]``: where the table keeps its tags, its journal and a calibrated board profile.
 FILES_KEYS = ("registry", "journal", "profile")
 #: The sections of the file.
 SECTIONS = ("game", "readers", "hub", "strip", "buttons", "keyboard", "sound", "files", "web", "bots")
-#: A reader's I2C address: seven bits.
-I2C_ADDRESS = Range(int, 0x00, 0x7F, "an I2C address")
 #: ``[web] listen``'s port.
 PORT = Range(int, 1, 65535, "a port")
-#: Every number of the table's own sections, by section and key, and the values a real table could need: each
-#: is read through here, and the tests try every one with wrong values. A ``[readers.NAME]`` section's are
-#: :data:`READER_NUMBERS`; each game's ``[game]`` numbers are its settings' own ``NUMBERS``.
-NUMBERS: dict[str, dict[str, Range[Any]]] = {
-    "buttons": {
-        # Held UNDO: no shorter than the bounce of a press, and nobody holds a button for 10 s to take back a step.
-        "hold_time": Range(float, BOUNCE_TIME, 10.0, "a number of seconds"),
-        **{name: HEADER_GPIOS for name in BUTTONS},
-    },
-    "sound": {"buzzer": HEADER_GPIOS, "repeat_prompt": Range(int, 0, 3600, "a number of seconds (0: never)")},
-    "strip": dict(STRIP_NUMBERS),
-}
-READER_NUMBERS: dict[str, Range[Any]] = {"address": I2C_ADDRESS}
-#: ``[buttons] kind``: on the Pi's GPIO, or none, as nobody could press simulated ones: that lets the
-#: table and its tools run on a computer that is not a Pi. Without a ``[buttons]`` section the buttons
-#: are simulated, like every other device the file leaves out; with one, they are on the GPIO.
-BUTTON_KINDS = ("gpio", "simulated")
+#: Every number of the table's own sections, by section and key, and the values a real table could need (each
+#: device kind's ranges, in its folder under :mod:`toprace_pi.hardware`): each is read through here, and the tests
+#: try every one with wrong values. A ``[readers.NAME]`` section's are :data:`READER_NUMBERS`; each game's
+#: ``[game]`` numbers are its settings' own ``NUMBERS``.
+NUMBERS: dict[str, dict[str, Range[Any]]] = {"buttons": BUTTON_NUMBERS, "sound": SOUND_NUMBERS, "strip": STRIP_NUMBERS}
 _READER_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
-BUSES = ("uart", "i2c", "spi")
-
-
-@dataclass(frozen=True)
-class ReaderConfig:
-    """One card reader, by the name of its role in the game (Top Race: ``discard``, ``cars``)."""
-
-    name: str
-    kind: str = "simulated"
-    bus: str = "uart"
-    port: str = "/dev/serial0"
-    address: int = 0x24
-    cs_pin: str = "D5"
-
-
-@dataclass(frozen=True)
-class HubConfig:
-    """A reader hub: a microcontroller polling several PN532s, on USB (``firmware/``)."""
-
-    #: The names of the hub's readers 0, 1, ... in order: the game's readers have their roles (Top Race:
-    #: ``discard``, ``cars``), other names (``seat1``) are places where any tag may be laid.
-    readers: tuple[str, ...] = field(default_factory=lambda: tuple(reader_roles(DEFAULT_GAME)))
-    #: The hub's serial device, or ``None`` to find it by its USB id at every (re)connect.
-    port: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,15 +62,13 @@ class TableConfig:
     game: str = DEFAULT_GAME
     #: The rest of ``[game]``, as the game reads it (Top Race: track, deck, players, races, variant, ...).
     settings: Any = field(default_factory=lambda: _game_settings(DEFAULT_GAME, {}, []))
-    readers: tuple[ReaderConfig, ...] = field(default_factory=lambda: (ReaderConfig(main_reader(DEFAULT_GAME)),))
-    hub: HubConfig | None = None
-    strip: Mapping[str, Any] = field(default_factory=lambda: {"backend": "simulated"})
-    buttons: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_PINS))
-    button_kind: str = "simulated"
-    hold_time: float = 1.0
+    readers: tuple[ReaderSettings, ...] = field(default_factory=lambda: (ReaderSettings(main_reader(DEFAULT_GAME)),))
+    hub: HubSettings | None = None
+    strip: StripSettings = StripSettings()
+    buttons: ButtonSettings = ButtonSettings()
     #: ``[keyboard] enabled``: keys at the terminal the table runs in stand in for the buttons and readers.
     keyboard: bool = False
-    sound: Mapping[str, Any] = field(default_factory=dict)
+    sound: SoundSettings = SoundSettings()
     registry: Path = field(default_factory=lambda: Path(DEFAULT_REGISTRY).expanduser())
     journal: Path = field(default_factory=lambda: Path(DEFAULT_JOURNAL).expanduser())
     profile: str | None = None
@@ -148,7 +117,6 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
     game = table(data, "game", problems)
     files = table(data, "files", problems)
     unknown_keys(files, FILES_KEYS, "[files]", problems)
-    buttons = table(data, "buttons", problems)
     name = _game_name(game.get("name", DEFAULT_GAME), problems)
     hub = _hub(table(data, "hub", problems), name, problems) if "hub" in data else None
     settings = _game_settings(name, game, problems)
@@ -158,9 +126,7 @@ def parse_config(data: Mapping[str, Any], source: str) -> TableConfig:
         readers=_readers(table(data, "readers", problems), hub, name, problems),
         hub=hub,
         strip=_strip(table(data, "strip", problems), problems),
-        buttons=_buttons(buttons, problems),
-        button_kind=_button_kind(buttons.get("kind", "gpio" if "buttons" in data else "simulated"), problems),
-        hold_time=number_of(buttons, "hold_time", NUMBERS["buttons"], "[buttons]", problems, 1.0),
+        buttons=_buttons(table(data, "buttons", problems), "buttons" in data, problems),
         keyboard=_keyboard(table(data, "keyboard", problems), problems),
         sound=_sound(table(data, "sound", problems), problems),
         registry=_path(files.get("registry", DEFAULT_REGISTRY), "[files] registry", problems),
@@ -239,15 +205,16 @@ def _game_name(value: object, problems: list[str]) -> str:
     return str(value)
 
 
-def _sound(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    unknown_keys(section, ("buzzer", "tonal", "speech", "repeat_prompt"), "[sound]", problems)
-    for key in NUMBERS["sound"]:
-        if key in section:
-            number_of(section, key, NUMBERS["sound"], "[sound]", problems)
-    for key in ("tonal", "speech"):
-        if not isinstance(section.get(key, False), bool):
+def _sound(section: dict[str, Any], problems: list[str]) -> SoundSettings:
+    unknown_keys(section, tuple(SoundSettings.__dataclass_fields__), "[sound]", problems)
+    default, known = SoundSettings(), len(problems)
+    numbers = {key: number_of(section, key, SOUND_NUMBERS, "[sound]", problems) for key in SOUND_NUMBERS
+               if key in section}
+    switches = {key: section.get(key, getattr(default, key)) for key in ("tonal", "speech")}
+    for key, value in switches.items():
+        if not isinstance(value, bool):
             problems.append(f"[sound] {key}: true or false")
-    return section
+    return default if len(problems) > known else SoundSettings(**numbers, **switches)
 
 
 def reader_roles(game: str) -> dict[str, str]:
@@ -259,12 +226,12 @@ def main_reader(game: str) -> str:
     return next(iter(reader_roles(game)))
 
 
-def _readers(section: dict[str, Any], hub: HubConfig | None, game: str,
-             problems: list[str]) -> tuple[ReaderConfig, ...]:
+def _readers(section: dict[str, Any], hub: HubSettings | None, game: str,
+             problems: list[str]) -> tuple[ReaderSettings, ...]:
     on_hub = hub.readers if hub is not None else ()
     roles, main = reader_roles(game), main_reader(game)
     if not section:
-        return () if main in on_hub else (ReaderConfig(main),)
+        return () if main in on_hub else (ReaderSettings(main),)
     readers = []
     for name, entry in section.items():
         where = f"[readers.{name}]"
@@ -281,19 +248,19 @@ def _readers(section: dict[str, Any], hub: HubConfig | None, game: str,
             continue
         known = len(problems)
         for key in READER_NUMBERS:
-            number_of(fields, key, READER_NUMBERS, where, problems, getattr(ReaderConfig, key))
+            number_of(fields, key, READER_NUMBERS, where, problems, getattr(ReaderSettings, key))
         if len(problems) > known:
             continue
         if name in on_hub:
             problems.append(f"{where}: the {name} reader is also on the hub ([hub] readers); keep one")
             continue
-        readers.append(ReaderConfig(name, **fields))
+        readers.append(ReaderSettings(name, **fields))
     if main not in [r.name for r in readers] + list(on_hub):
         problems.append(f"[readers.{main}]: {roles[main]} needs a reader (here, or in [hub] readers)")
     return tuple(readers)
 
 
-def _hub(section: dict[str, Any], game: str, problems: list[str]) -> HubConfig:
+def _hub(section: dict[str, Any], game: str, problems: list[str]) -> HubSettings:
     unknown_keys(section, ("port", "readers"), "[hub]", problems)
     port = section.get("port", "auto")
     if not isinstance(port, str) or not port:
@@ -307,26 +274,28 @@ def _hub(section: dict[str, Any], game: str, problems: list[str]) -> HubConfig:
         problems.append(f"[hub] readers: a list of 1 to {MAX_HUB_READERS} different names (letters, digits, - "
                         f"and _), the hub's readers 0, 1, ... in order, like {roles}")
         names = roles
-    return HubConfig(tuple(names), None if port == "auto" else port)
+    return HubSettings(tuple(names), None if port == "auto" else port)
 
 
-def _strip(section: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """The [strip] section, checked now (its LED count may be left to the board profile) so that a bad one is
-    named when the file is read, not when the strip is opened."""
-    if not section:
-        return {"backend": "simulated"}
-    try:
-        StripSettings.from_config({"count": 1, **section})
-    except DataError as exc:
-        problems.extend(exc.problems)
-    return section
-
-
-def _button_kind(value: object, problems: list[str]) -> str:
-    if value not in BUTTON_KINDS:
-        problems.append(f"[buttons] kind: one of {', '.join(BUTTON_KINDS)}, not {shown(value)}")
-        return "gpio"
-    return str(value)
+def _strip(section: dict[str, Any], problems: list[str]) -> StripSettings:
+    """The ``[strip]`` section as the strip opens from it; its LED count may be left to the board profile."""
+    unknown_keys(section, tuple(StripSettings.__dataclass_fields__), "[strip]", problems)
+    default, known = StripSettings(), len(problems)
+    numbers = {key: number_of(section, key, STRIP_NUMBERS, "[strip]", problems, getattr(default, key))
+               for key in STRIP_NUMBERS if key != "count" or "count" in section}
+    backend = section.get("backend", default.backend)
+    if not isinstance(backend, str) or backend not in STRIP_BACKENDS:
+        problems.append(f"[strip] backend: one of {', '.join(STRIP_BACKENDS)}, not {shown(backend)}")
+    order = section.get("colour_order", default.colour_order)
+    if not isinstance(order, str) or order.upper() not in COLOUR_ORDERS:
+        problems.append(f"[strip] colour_order: one of {', '.join(COLOUR_ORDERS)}, not {shown(order)}")
+    supply = section.get("supply_amps", default.supply_amps)
+    reserve = section.get("reserve_amps", default.reserve_amps)
+    if supply in AMPS and reserve in AMPS and not supply > reserve:
+        problems.append(f"[strip] supply_amps: more than reserve_amps, not {supply!r} and {reserve!r}")
+    if len(problems) > known:
+        return default
+    return StripSettings(backend=backend, colour_order=order.upper(), **numbers)
 
 
 def _keyboard(section: dict[str, Any], problems: list[str]) -> bool:
@@ -338,17 +307,20 @@ def _keyboard(section: dict[str, Any], problems: list[str]) -> bool:
     return enabled
 
 
-def _buttons(section: dict[str, Any], problems: list[str]) -> dict[str, int]:
-    unknown_keys(section, (*NUMBERS["buttons"], "kind"), "[buttons]", problems)
-    pins = {k: v for k, v in section.items() if k in BUTTONS}
-    if not pins:
-        return dict(TableConfig().buttons)
-    for name in pins:
-        number_of(section, name, NUMBERS["buttons"], "[buttons]", problems)
-    numbers = [pin for pin in pins.values() if isinstance(pin, int)]
+def _buttons(section: dict[str, Any], given: bool, problems: list[str]) -> ButtonSettings:
+    """``[buttons]``: on the GPIO when the section is given, each button once on a pin of its own."""
+    unknown_keys(section, (*BUTTON_NUMBERS, "kind"), "[buttons]", problems)
+    default, known = ButtonSettings(), len(problems)
+    kind = section.get("kind", "gpio" if given else default.kind)
+    if not isinstance(kind, str) or kind not in BUTTON_KINDS:
+        problems.append(f"[buttons] kind: one of {', '.join(BUTTON_KINDS)}, not {shown(kind)}")
+    hold_time = number_of(section, "hold_time", BUTTON_NUMBERS, "[buttons]", problems, default.hold_time)
+    pins = {name: number_of(section, name, BUTTON_NUMBERS, "[buttons]", problems) for name in BUTTONS
+            if name in section} or dict(default.pins)
+    numbers = [section[name] for name in pins if section.get(name) in BUTTON_NUMBERS[name]]
     if len(set(numbers)) < len(numbers):
         problems.append("[buttons]: two buttons on one pin")
     missing = set(BUTTONS) - set(pins)
     if missing:
         problems.append(f"[buttons]: missing {', '.join(sorted(missing))}")
-    return pins
+    return default if len(problems) > known else ButtonSettings(kind, pins, hold_time)

@@ -22,23 +22,24 @@ from toprace_pi import service
 from toprace_pi.core import registry
 from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import HardwareError
+from toprace_pi.hardware.buttons import Buttons, open_buttons
 from toprace_pi.hardware.events import Event
-from toprace_pi.hardware.gpio import gpio_missing
 from toprace_pi.hardware.keyboard import Keyboard, KeyMap, TerminalKeys, on_a_terminal
-from toprace_pi.hardware.simulated import SimulatedReader
-from toprace_pi.hardware.sound import Announcer, BuzzerSound, SilentSound
+from toprace_pi.hardware.readers import hub_opener, reader_opener
+from toprace_pi.hardware.sound import SilentSound, Sound, open_sound
+from toprace_pi.hardware.sound.speech import Announcer
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import TagRegistry, Vocabulary
-from toprace_pi.table.ansi import ColourMode, colour_mode
+from toprace_pi.render.ansi import ColourMode, colour_mode
 from toprace_pi.table.bots import BotSeats
-from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
+from toprace_pi.table.config import TableConfig
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.garbage import collections_between_steps
 from toprace_pi.table.journal import Journal, applied_steps, archive, load
 from toprace_pi.table.lock import TableLock
 from toprace_pi.table.run import ReaderSlot, StripSlot, Table
 from toprace_pi.table.screen import DemoScreen
-from toprace_pi.table.side import GameTable
+from toprace_pi.table.side import TableLights
 
 log = logging.getLogger(__name__)
 
@@ -48,37 +49,11 @@ TICK = 0.01
 SPEAK_BEFORE_EXIT = 15.0
 
 
-def open_reader(config: ReaderConfig) -> Callable[[], Any]:
-    """A function that opens the configured reader (called again after a failure)."""
-    if config.kind == "simulated":
-        reader = SimulatedReader(config.name)
-        return lambda: reader
-
-    def opener() -> Any:
-        from toprace_pi.hardware.pn532 import Pn532Reader
-
-        return Pn532Reader(config.name, bus=config.bus, port=config.port, address=config.address,  # type: ignore[arg-type]
-                           cs_pin=config.cs_pin)
-
-    return opener
-
-
-def open_hub(config: HubConfig) -> Callable[[], Any]:
-    """A function that opens the reader hub (it connects, and finds the hub, at its first poll)."""
-
-    def opener() -> Any:
-        from toprace_pi.hardware.hub import HubReader
-
-        return HubReader(dict(enumerate(config.readers)), port=config.port)
-
-    return opener
-
-
 def reader_slots(config: TableConfig, clock: Callable[[], float]) -> list[ReaderSlot]:
     """A slot for each reader on the Pi, and one for the reader hub with all of its readers."""
-    slots = [ReaderSlot(r.name, open_reader(r), clock) for r in config.readers]
+    slots = [ReaderSlot(r.name, reader_opener(r), clock) for r in config.readers]
     if config.hub is not None:
-        slots.append(ReaderSlot("hub", open_hub(config.hub), clock))
+        slots.append(ReaderSlot("hub", hub_opener(config.hub), clock))
     return slots
 
 
@@ -126,7 +101,7 @@ Pages = Callable[..., list[Callable[[], None]]]
 def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monotonic, new: bool = False,
                pages: Pages | None = None) -> LiveTable:
     """Open every device of ``config`` and the game: the one in progress, or a new one; and the web ``pages``."""
-    announcer = Announcer(speech=bool(config.sound.get("speech", True)))
+    announcer = Announcer(speech=config.sound.speech)
     try:
         lock = TableLock(config.journal)
     except (TopRaceError, OSError) as exc:
@@ -153,7 +128,7 @@ def open_table(config: TableConfig, *, clock: Callable[[], float] = time.monoton
     closers.append(journal.close)
     controller = TableController(game, identify=tags.identify, say=announcer.say,
                                  ask=lambda text: announcer.say(text, prompt=True), sound=sound,
-                                 repeat_prompt=float(config.sound.get("repeat_prompt", 0.0)),
+                                 repeat_prompt=config.sound.repeat_prompt,
                                  clock=clock, journal=journal, inputs=inputs, side=side)
     slots = reader_slots(config, clock)
     if terminal is not None:
@@ -177,7 +152,7 @@ class TerminalTable:
     readers, and the terminal shows the game as the demo does after every step (the board, the
     standings, what the table said, the keys), as everyone at the table may see it."""
 
-    side: GameTable
+    side: TableLights[Any]
     key_map: KeyMap
     profile: Any
     screen: DemoScreen
@@ -212,7 +187,7 @@ class TerminalTable:
         self.screen.show(board, standings, [self.key_map.help], new_turn=True)
 
 
-def _keyboard(side: GameTable, game: Any, profile: Any, announcer: Announcer) -> TerminalTable | None:
+def _keyboard(side: TableLights[Any], game: Any, profile: Any, announcer: Announcer) -> TerminalTable | None:
     """``[keyboard] enabled``: the table's terminal, if it runs in one; from now on what the table says goes to
     its screen (its keys are read once the table is set up: a table that cannot start leaves the terminal
     as it was)."""
@@ -241,35 +216,20 @@ def _registry(config: TableConfig, vocabulary: Vocabulary[Any], announcer: Annou
     return TagRegistry.load(config.registry, vocabulary)
 
 
-def open_buttons(config: TableConfig, events: queue.Queue[Event]) -> Any:
-    """The buttons on the Pi's GPIO. Off a Pi, :class:`HardwareError` (and :func:`gpio_missing` says how to go on)."""
-    from toprace_pi.hardware.buttons import TableButtons
-
-    if (missing := gpio_missing()) is not None:
-        raise HardwareError(missing)
-    return TableButtons(config.buttons, events, hold_time=config.hold_time)
-
-
-def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Any:
-    """The table's buttons; none for ``[buttons] kind = "simulated"``: nobody could press them (and
-    gpiozero, a seventh of the start-up on mock pins, is not imported for them)."""
-    if config.button_kind == "simulated":
-        return None
+def _buttons(config: TableConfig, events: queue.Queue[Event], announcer: Announcer) -> Buttons | None:
+    """The table's buttons (none of the simulated kind); ones that cannot be opened are said, and the table plays
+    on without them."""
     try:
-        return open_buttons(config, events)
+        return open_buttons(config.buttons, events)
     except (HardwareError, OSError, RuntimeError, ImportError) as exc:
         announcer.say(f"the buttons cannot be used ({exc}): the table plays on without them")
         return None
 
 
-def _sound(config: TableConfig, announcer: Announcer) -> Any:
-    pin = config.sound.get("buzzer")
-    if pin is None:
-        return SilentSound()
+def _sound(config: TableConfig, announcer: Announcer) -> Sound:
+    """The table's sound; a buzzer that cannot be opened is said, and the table plays on silent."""
     try:
-        if (missing := gpio_missing()) is not None:
-            raise HardwareError(missing)
-        return BuzzerSound(int(pin), tonal=bool(config.sound.get("tonal", False)))
+        return open_sound(config.sound)
     except (HardwareError, OSError, RuntimeError, ImportError) as exc:
         announcer.say(f"the buzzer cannot be used ({exc})")
         return SilentSound()

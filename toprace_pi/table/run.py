@@ -12,11 +12,13 @@ import logging
 import queue
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from toprace_pi.core.colour import RGB
 from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.events import DeviceStatus, Event
+from toprace_pi.hardware.readers import CardReader
+from toprace_pi.hardware.strip import LedStrip
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.garbage import collect_due
 
@@ -28,20 +30,6 @@ log = logging.getLogger(__name__)
 
 #: Seconds between attempts to reach a missing device.
 RETRY = 2.0
-
-
-class CardReader(Protocol):
-    name: str
-
-    def poll(self) -> list[Event]: ...
-    def close(self) -> None: ...
-
-
-class LedStrip(Protocol):
-    count: int
-
-    def show(self, frame: Sequence[RGB]) -> None: ...
-    def close(self) -> None: ...
 
 
 class ReaderSlot:

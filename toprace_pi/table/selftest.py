@@ -18,12 +18,14 @@ from typing import Any
 from toprace_pi.core import registry
 from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware import HardwareError
+from toprace_pi.hardware.buttons import open_buttons
 from toprace_pi.hardware.events import BUTTONS, ButtonPressed, Event
 from toprace_pi.hardware.gpio import gpio_missing, pins_simulated
-from toprace_pi.hardware.sound import BuzzerSound, run_espeak
+from toprace_pi.hardware.readers import HubSettings, Pn532Reader, ReaderSettings, hub_opener, reader_opener
+from toprace_pi.hardware.sound import BuzzerSound
+from toprace_pi.hardware.sound.speech import run_espeak
 from toprace_pi.hardware.strip import open_strip
-from toprace_pi.table.config import HubConfig, ReaderConfig, TableConfig
-from toprace_pi.table.live import open_buttons, open_hub, open_reader
+from toprace_pi.table.config import TableConfig
 
 Say = Callable[[str], None]
 #: Seconds the self-test waits for each button.
@@ -81,13 +83,14 @@ def self_test(config: TableConfig, say: Say, *, button_wait: float = BUTTON_WAIT
     return failed
 
 
-def _check_reader(config: ReaderConfig) -> Iterator[Finding]:
+def _check_reader(config: ReaderSettings) -> Iterator[Finding]:
     device = f"{config.name} reader"
     if config.kind == "simulated":
         yield Finding(device, "simulated", f"kind = \"simulated\" under [readers.{config.name}] in the config")
         return
     try:
-        reader = open_reader(config)()
+        reader = reader_opener(config)()
+        assert isinstance(reader, Pn532Reader)  # the kind is not simulated
         try:
             _, version, revision, _ = reader.firmware_version
         finally:
@@ -98,14 +101,14 @@ def _check_reader(config: ReaderConfig) -> Iterator[Finding]:
     yield Finding(device, "ok", f"PN532 firmware {version}.{revision} on {_link(config)}")
 
 
-def _link(config: ReaderConfig) -> str:
+def _link(config: ReaderSettings) -> str:
     where = {"uart": config.port, "i2c": f"address {config.address:#04x}", "spi": f"chip select {config.cs_pin}"}
     return f"{config.bus.upper()} {where[config.bus]}"
 
 
-def _check_hub(config: HubConfig, *, wait: float = HUB_WAIT) -> Iterator[Finding]:
+def _check_hub(config: HubSettings, *, wait: float = HUB_WAIT) -> Iterator[Finding]:
     """Find the hub, ask for its readers' state, and name each reader as configured."""
-    reader = open_hub(config)()
+    reader = hub_opener(config)()
     try:
         reader.poll()
         reader.request_status()
@@ -131,7 +134,7 @@ def _check_hub(config: HubConfig, *, wait: float = HUB_WAIT) -> Iterator[Finding
 
 
 def _chase(config: TableConfig) -> Iterator[Finding]:
-    backend = config.strip.get("backend", "simulated")
+    backend = config.strip.backend
     if backend == "simulated":
         yield Finding("LED strip", "simulated", "backend = \"simulated\" under [strip] in the config")
         return
@@ -165,12 +168,13 @@ def _light_one_by_one(strip: Any) -> None:
 
 def _check_buttons(config: TableConfig, say: Say, wait: float,
                    simulated_pins: Callable[[], str | None]) -> Iterator[Finding]:
-    if config.button_kind == "simulated":
+    if config.buttons.kind == "simulated":
         yield Finding("buttons", "simulated", "kind = \"simulated\" under [buttons] in the config")
         return
     events: queue.Queue[Event] = queue.Queue()
     try:
-        buttons = open_buttons(config, events)
+        buttons = open_buttons(config.buttons, events)
+        assert buttons is not None  # the kind is not simulated
     except (TopRaceError, OSError, RuntimeError, ImportError) as exc:
         yield Finding("buttons", "missing", str(exc))
         return
@@ -181,12 +185,12 @@ def _check_buttons(config: TableConfig, say: Say, wait: float,
         for name in BUTTONS:
             say(f"press {name.upper()}{' (hold it)' if name == 'undo' else ''}")
             pressed = _wait_for(events, name, wait)
-            yield Finding(f"{name.upper()} button (GPIO{config.buttons[name]})", "ok" if pressed else "missing",
+            yield Finding(f"{name.upper()} button (GPIO{config.buttons.pins[name]})", "ok" if pressed else "missing",
                           "" if pressed else f"no press within {wait:g} s")
 
 
 def _check_buzzer(config: TableConfig, simulated_pins: Callable[[], str | None]) -> Iterator[Finding]:
-    pin = config.sound.get("buzzer")
+    pin = config.sound.buzzer
     if pin is None:
         yield Finding("buzzer", "off", "no buzzer under [sound] in the config")
     elif (missing := gpio_missing()) is not None:
@@ -195,7 +199,7 @@ def _check_buzzer(config: TableConfig, simulated_pins: Callable[[], str | None])
         yield Finding("buzzer", "simulated", simulated)
     else:
         try:
-            _play_fanfare(int(pin), bool(config.sound.get("tonal", False)))
+            _play_fanfare(pin, config.sound.tonal)
         except (HardwareError, OSError, RuntimeError, ImportError) as exc:
             yield Finding("buzzer", "missing", str(exc))
             return
@@ -210,7 +214,7 @@ def _play_fanfare(pin: int, tonal: bool) -> None:
 
 
 def _check_speech(config: TableConfig) -> Iterator[Finding]:
-    if not config.sound.get("speech", True):
+    if not config.sound.speech:
         yield Finding("speech", "off", "speech = false under [sound] in the config")
         return
     program = shutil.which("espeak-ng")

@@ -16,11 +16,11 @@ from toprace_pi.hardware import HardwareError
 from toprace_pi.hardware.calibrate import NEXT, OK, Calibration, ProfileTarget, calibrate
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, Event
 from toprace_pi.hardware.keyboard import KeySource
-from toprace_pi.hardware.simulated import SimulatedReader, TypedTags
+from toprace_pi.hardware.readers import hub_opener, reader_opener
+from toprace_pi.hardware.readers.simulated import SimulatedReader, TypedTags
 from toprace_pi.hardware.strip import open_strip
 from toprace_pi.hardware.tags import Enrolment, Ident, TagBook, TagRegistry
 from toprace_pi.table.config import TableConfig, main_reader
-from toprace_pi.table.live import open_hub, open_reader
 from toprace_pi.table.run import ReaderSlot
 
 Say = Callable[[str], None]
@@ -34,7 +34,7 @@ def enrol(kind: str, config: TableConfig, say: Say, *, tags: TagBook[Ident], rea
     """Walk through the game's walk ``kind`` of ``tags`` (Top Race: ``"cards"``, ``"cars"``,
     ``"pitstops"``): each tag laid on the reader is taken for the item asked for and its record
     written where the tag takes one. A simulated reader takes its tags from the ``keys``
-    (:class:`~toprace_pi.hardware.simulated.TypedTags`), so the walk can be tried without one.
+    (:class:`~toprace_pi.hardware.readers.simulated.TypedTags`), so the walk can be tried without one.
 
     The registry is saved after every tag, so an interrupted walk loses nothing
     and the next one goes on where it stopped (``again``: walk everything anew).
@@ -86,9 +86,9 @@ def _enrol_reader(name: str | None, config: TableConfig, keys: KeySource | None,
     wanted = wanted or by_name.get(main_reader(config.game))
     if wanted is None:
         assert config.hub is not None, "a checked configuration has the game's main reader"
-        return open_hub(config.hub)
+        return hub_opener(config.hub)
     if wanted.kind != "simulated":
-        return open_reader(wanted)
+        return reader_opener(wanted)
     where = f'the {wanted.name} reader is simulated (kind = "simulated" under [readers.{wanted.name}])'
     if keys is None:
         raise TopRaceError(f"{where}: run the enrolment in a terminal, where Enter lays a tag on it")

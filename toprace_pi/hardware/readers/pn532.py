@@ -1,4 +1,4 @@
-"""A PN532 NFC reader as a :class:`CardReader <toprace_pi.hardware>`, on the real adafruit driver.
+"""A PN532 NFC reader as a :class:`~toprace_pi.hardware.readers.CardReader`, on the real adafruit driver.
 
 The driver (adafruit-circuitpython-pn532 2.4.9) blocks; reports line noise as
 bare RuntimeErrors or IndexErrors; returns "no card" both when no tag is there
@@ -22,9 +22,11 @@ from typing import Any, Literal
 from toprace_pi.hardware import Device, ReaderError
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.ndef import FIRST_USER_PAGE, PAGE_SIZE, encode_record, read_record
-from toprace_pi.hardware.presence import TagPresence
+from toprace_pi.hardware.readers.presence import TagPresence
 
 Bus = Literal["uart", "i2c", "spi"]
+#: The buses a PN532 may be on.
+BUSES: tuple[Bus, ...] = ("uart", "i2c", "spi")
 
 BAUD_RATE = 115200
 #: Longest wait for the bytes of one serial read; reads end as soon as a whole frame is in.
@@ -89,8 +91,8 @@ class Pn532Reader(Device):
         max_failures: int = MAX_FAILURES,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        if bus not in ("uart", "i2c", "spi"):
-            raise ValueError(f"bus must be 'uart', 'i2c' or 'spi', not {bus!r}")
+        if bus not in BUSES:
+            raise ValueError(f"bus must be one of {', '.join(BUSES)}, not {bus!r}")
         self.name = name
         self.bus = bus
         self.port = port

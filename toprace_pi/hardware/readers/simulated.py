@@ -14,7 +14,7 @@ from toprace_pi.hardware import Device, ReaderError
 from toprace_pi.hardware.events import DeviceStatus, Event
 from toprace_pi.hardware.keyboard import ENTER_KEYS, KeySource
 from toprace_pi.hardware.ndef import encode_record
-from toprace_pi.hardware.presence import TagPresence
+from toprace_pi.hardware.readers.presence import TagPresence
 
 #: The keys that lay a new tag on :class:`TypedTags`: Enter or space.
 LAY_KEYS = (*ENTER_KEYS, " ")

@@ -1,4 +1,4 @@
-"""The table's four buttons (NEXT, OK, UNDO, PASS) as gpiozero ``Button`` devices.
+"""The ``gpio`` kind of buttons: the table's four buttons (NEXT, OK, UNDO, PASS) as gpiozero ``Button`` devices.
 
 Each button is wired between its GPIO and ground and uses the Pi's internal
 pull-up, so a press pulls the pin low. A press becomes a
@@ -17,28 +17,24 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Mapping
-from types import MappingProxyType
 from typing import Any
 
 from toprace_pi.hardware import Device
 from toprace_pi.hardware.events import BUTTONS, ButtonPressed, Event
-from toprace_pi.hardware.gpio import PinConfigError, gpio_errors, pin_problems
+from toprace_pi.hardware.gpio import gpio_errors
 
 log = logging.getLogger(__name__)
 
 #: Seconds gpiozero ignores further edges after one, to swallow contact bounce.
 BOUNCE_TIME = 0.05
-#: The BCM GPIO of each button unless ``[buttons]`` says otherwise (the build guide's wiring).
-DEFAULT_PINS: Mapping[str, int] = MappingProxyType({"next": 5, "ok": 6, "undo": 13, "pass": 19})
 
 
 class TableButtons(Device):
     """One gpiozero ``Button`` per name in ``pins`` (name -> BCM GPIO number).
 
-    ``pins`` must name each of :data:`BUTTONS` exactly once; a wrong name, a
-    missing button or a bad or shared GPIO raises :class:`PinConfigError`
-    listing every problem. Pins that cannot be opened raise
-    :class:`~toprace_pi.hardware.HardwareError`. ``pin_factory`` is passed to
+    ``pins`` names each of :data:`BUTTONS` once, on GPIOs of the header (checked
+    with the config: :class:`~toprace_pi.hardware.buttons.ButtonSettings`). Pins
+    that cannot be opened raise :class:`~toprace_pi.hardware.HardwareError`. ``pin_factory`` is passed to
     gpiozero (a ``MockFactory`` in tests; ``None`` for gpiozero's default).
     """
 
@@ -50,9 +46,6 @@ class TableButtons(Device):
         hold_time: float = 1.0,
         pin_factory: Any = None,
     ) -> None:
-        problems = _config_problems(pins, hold_time)
-        if problems:
-            raise PinConfigError("buttons", problems)
         self.pins = {name: pins[name] for name in BUTTONS}
         self.hold_time = float(hold_time)
         self._events = events
@@ -100,17 +93,6 @@ class TableButtons(Device):
         pins = ", ".join(f"{name}=GPIO{pin}" for name, pin in self.pins.items())
         state = "closed" if self.closed else f"hold_time={self.hold_time:g}"
         return f"<TableButtons {pins}, {state}>"
-
-
-def _config_problems(pins: Mapping[str, int], hold_time: float) -> list[str]:
-    """Every problem with the buttons' settings: names, pins and hold time, so one run shows them all."""
-    known = ", ".join(BUTTONS)
-    problems = [f"{name!r} is not a button (the buttons are {known})" for name in pins if name not in BUTTONS]
-    problems += [f"no pin for the {name.upper()} button" for name in BUTTONS if name not in pins]
-    problems += pin_problems(pins)
-    if isinstance(hold_time, bool) or not isinstance(hold_time, (int, float)) or not hold_time > 0:
-        problems.append(f"hold_time: a positive number of seconds, not {hold_time!r}")
-    return problems
 
 
 class _UndoPress:
