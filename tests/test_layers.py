@@ -8,6 +8,8 @@
   -> its data loaders -> its rules engine, which is pure (no hardware, no table, no I/O
   library).
 * No game imports another.
+* No import cycle anywhere in the package, not even inside a game's table folder (a side and its page
+  share their words through a third module instead).
 
 Read from the source, so that an upward import (the kind that turns into an import cycle later) fails here
 with its file and line, whether it sits at the top of a module or inside a function.
@@ -44,6 +46,21 @@ def imports(path: Path) -> list[tuple[int, str]]:
     return found
 
 
+def dependencies(path: Path, modules: set[str]) -> set[str]:
+    """The package's modules that ``path`` imports, at its top or inside a function: ``from a.b import c``
+    names the module ``a.b.c`` where there is one, else ``a.b``."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names} & modules
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            named = {f"{node.module}.{alias.name}" for alias in node.names}
+            found |= named & modules
+            if not named <= modules and node.module in modules:
+                found.add(node.module)
+    return found
+
+
 def parts(module: str) -> list[str]:
     return module.split(".")[1:] if module.startswith("toprace_pi.") else []
 
@@ -54,7 +71,7 @@ def layer_of(module: str) -> int | None:
 
 
 def module_of(path: Path) -> str:
-    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
 
 
 def name(path: Path) -> str:
@@ -112,7 +129,49 @@ def test_every_games_rules_engine_is_pure():
 
 
 def test_every_registered_game_has_a_folder_and_the_layers_are_where_they_say():
-    assert [p.name for p in GAME_FOLDERS] == sorted(registry.KNOWN)
-    assert all(registry.KNOWN[p.name] == module_of(p / "__init__.py").removesuffix(".__init__") for p in GAME_FOLDERS)
+    assert [p.name for p in GAME_FOLDERS] == sorted(registry.game_names())
+    assert all(registry.modules()[p.name].startswith(module_of(p / "__init__.py") + ".") for p in GAME_FOLDERS)
     assert all((PACKAGE / layer).is_dir() for layer in LAYERS[:-1])
     assert all((folder / layer).is_dir() for folder in GAME_FOLDERS for layer in ("rules", "table"))
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the package with the package's modules it imports."""
+    paths = {module_of(p): p for p in PACKAGE.rglob("*.py")}
+    return {module: dependencies(path, set(paths)) - {module} for module, path in paths.items()}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of ``graph`` as the modules along it (the first again at the end), or ``[]``.
+    A depth-first walk: a module met again while it is still on the walk's path closes a cycle."""
+    done: set[str] = set()
+    path: list[str] = []
+
+    def walk(module: str) -> list[str]:
+        if module in path:
+            return path[path.index(module):] + [module]
+        if module in done:
+            return []
+        path.append(module)
+        for imported in sorted(graph[module]):
+            if cycle := walk(imported):
+                return cycle
+        path.pop()
+        done.add(module)
+        return []
+
+    for module in sorted(graph):
+        if cycle := walk(module):
+            return cycle
+    return []
+
+
+def test_no_import_cycle_anywhere_in_the_package():
+    cycle = find_cycle(import_graph())
+    assert cycle == [], "an import cycle: " + " -> ".join(cycle)
+
+
+def test_the_cycle_finder_names_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"b"}, "d": set()}
+    assert find_cycle(graph) == ["b", "c", "b"]
+    assert find_cycle({"a": {"b"}, "b": set()}) == []

@@ -22,7 +22,7 @@ from toprace_pi.errors import TopRaceError
 from toprace_pi.hardware.buttons import DEFAULT_PINS, TableButtons
 from toprace_pi.hardware.events import Event
 from toprace_pi.hardware.keyboard import HELD_UNDO, KeySource
-from toprace_pi.hardware.simulated import SimulatedReader
+from toprace_pi.hardware.readers.simulated import SimulatedReader
 from toprace_pi.hardware.strip import SimulatedStrip, StripSettings, capped
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.garbage import collections_between_steps
@@ -311,15 +311,19 @@ class NewsScreen(Protocol):
 
 
 def watch_demo(demo: DemoTable, players: Players, draw: Callable[[], None], *, delay: float,
-               screen: NewsScreen, console: Any = None, replay: str | None = None) -> tuple[Any, bool]:
+               screen: NewsScreen, console: Any = None, replay: str | None = None,
+               on_step: Callable[[Any], None] | None = None) -> tuple[Any, bool]:
     """Play the demo to its end for a watcher: the board ``draw``\\ n after every step and whenever the
-    ``console`` changes, ``delay`` seconds between steps (the watcher's keys pause, step or quit);
-    the table closed whatever happens. The game, and whether it ran to its end (``False``: the
-    watcher quit, and is told the ``replay`` command of its journal)."""
+    ``console`` changes, then ``on_step`` given the game (a picture of the step), ``delay`` seconds
+    between steps (the watcher's keys pause, step or quit); the table closed whatever happens. The
+    game, and whether it ran to its end (``False``: the watcher quit, and is told the ``replay``
+    command of its journal)."""
     pace = Pace(demo, delay)
 
     def after_step(game: Any) -> None:
         draw()
+        if on_step is not None:
+            on_step(game)
         pace.wait()
 
     if console is not None:

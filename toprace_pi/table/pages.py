@@ -11,6 +11,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from toprace_pi.core.game import seat_actions
 from toprace_pi.render.pieces import Piece
 
 
@@ -65,3 +66,17 @@ class GamePage(Protocol):
         """For an option picked on the board rather than by its words: the space it takes a car to and
         the one the car stands on (or waits beside) now, as :meth:`board`'s picture names them
         (``data-id``; the finish is ``"finish"``). ``None`` for the others."""
+
+
+class PageBase:
+    """The base of a game's page: the answers of a game whose board never changes, whose seats may do
+    from their pages whatever is theirs to do, and whose options are all said in words."""
+
+    def board_state(self, game: Any) -> Hashable:
+        return ()
+
+    def options(self, game: Any, seat: int) -> list[Any]:
+        return seat_actions(game, seat)
+
+    def spot(self, game: Any, action: Any) -> tuple[str, str] | None:
+        return None

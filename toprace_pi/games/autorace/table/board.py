@@ -9,18 +9,9 @@ that default; a board file of one's own keeps its profile beside it (``my-board.
 
 from __future__ import annotations
 
-from importlib import resources
-from importlib.resources.abc import Traversable
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from toprace_pi.datafiles import shipped_names
 from toprace_pi.games.autorace.data import load_board
 from toprace_pi.games.autorace.rules import Board
-from toprace_pi.hardware.profile import Profile, find_profile, profile_beside
-
-if TYPE_CHECKING:
-    from toprace_pi.hardware.calibrate import ProfileTarget
+from toprace_pi.table.boards import BoardProfiles
 
 DEFAULT_NOTE = ("DEFAULT layout, not measured on a board: one LED per space, the strip running along the "
                 "track from space 0 to the last; no placement spaces, no seat lights. Calibrate it to your board.")
@@ -49,33 +40,9 @@ class TrackLayout:
         return f"space {cell}" + (f" ({kind})" if kind else "")
 
 
-def profile_names() -> list[str]:
-    return shipped_names(_folder())
-
-
-def board_slug(board_name: str) -> str:
-    """A shipped board's name, or a board file's name without its folder and ending."""
-    return board_name if board_name in profile_names() else Path(board_name).stem
-
-
-def load_profile(board_name: str, board: Board, profile: str | Path | None = None) -> Profile:
-    """The LED profile of ``board`` (loaded as ``board_name``, a shipped board's name or a board file's
-    path): the ``profile`` file given (``[files] profile``), else the shipped one, else the one beside
-    the board file, else the default layout. A profile is checked against the board."""
-    return find_profile(_folder(), TrackLayout(board, board_slug(board_name)), board_name, profile)
-
-
-def calibration_target(board_name: str, out: Path | None = None) -> ProfileTarget:
-    """What ``toprace-pi calibrate`` walks for an AUTORACE board (a shipped one by name, or a board file):
-    saved by default beside a board file (where the table finds it by itself), or as ``NAME.toml`` here."""
-    from toprace_pi.hardware.calibrate import ProfileTarget  # lazily: for calibrate, not the table's start-up
-
-    board = load_board(board_name)
-    beside = profile_beside(board_name) if board_name not in profile_names() else None
-    out = out or beside or Path(f"{board_name}.toml")
-    found_there = beside is not None and out.resolve() == beside.resolve()
-    return ProfileTarget(TrackLayout(board, board_slug(board_name)), load_profile(board_name, board), out, found_there)
-
-
-def _folder() -> Traversable:
-    return resources.files("toprace_pi.games.autorace.data").joinpath("profiles")
+#: Where this game's boards find their LED profiles, and where calibrate saves one.
+PROFILES = BoardProfiles("toprace_pi.games.autorace.data", load_board, TrackLayout)
+profile_names = PROFILES.names
+board_slug = PROFILES.slug
+load_profile = PROFILES.profile
+calibration_target = PROFILES.calibration_target

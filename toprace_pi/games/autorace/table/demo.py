@@ -33,7 +33,7 @@ from toprace_pi.games.autorace.table.tags import AutoraceVocabulary, suit_cards
 from toprace_pi.hardware.keyboard import KeySource
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.tags import TagRegistry
-from toprace_pi.table.ansi import ColourMode
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import (
     Console,

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from toprace_pi.core.game import seat_actions
 from toprace_pi.games.autorace.render.palette import seat_suits
 from toprace_pi.games.autorace.render.svg import board_svg, pieces
 from toprace_pi.games.autorace.render.terminal import standing
@@ -14,13 +13,13 @@ from toprace_pi.games.autorace.rules import BANNER, Autorace
 from toprace_pi.games.autorace.rules.actions import Choose, TakeBack
 from toprace_pi.games.autorace.rules.events import Event, dollars
 from toprace_pi.games.autorace.table.entries import listed
-from toprace_pi.games.autorace.table.side import SAID
+from toprace_pi.games.autorace.table.words import announcement
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
-from toprace_pi.table.pages import Standings
+from toprace_pi.table.pages import PageBase, Standings
 
 
-class AutoracePage:
+class AutoracePage(PageBase):
     def board(self, game: Autorace) -> str:
         return board_svg(game)
 
@@ -31,7 +30,7 @@ class AutoracePage:
         return pieces(game)
 
     def news(self, event: Event, game: Autorace) -> str | None:
-        return event.text(game.names) if isinstance(event, SAID) else None
+        return announcement(event, game.names)
 
     def colours(self, game: Autorace) -> list[str]:
         return [hex_colour(suit.rgb) for suit in seat_suits(game.board, len(game.names))]
@@ -58,15 +57,9 @@ class AutoracePage:
         who = listed([game.names[seat] for seat in choosing])
         return f"round {game.round}: {who} {'chooses' if len(choosing) == 1 else 'choose'} a card face down"
 
-    def options(self, game: Autorace, seat: int) -> list[Any]:
-        return seat_actions(game, seat)
-
     def words(self, game: Autorace, action: Any) -> str:
         if isinstance(action, Choose):
             return "lay your banner" if action.card == BANNER else f"lay {action.card}"
         if isinstance(action, TakeBack):
             return "take your card back"
         return str(action)
-
-    def spot(self, game: Autorace, action: Any) -> tuple[str, str] | None:
-        return None  # every option is a card, said in words

@@ -22,24 +22,21 @@ from toprace_pi.games.autorace.table.entries import SealedChoice, entry_for
 from toprace_pi.games.autorace.table.keys import key_map
 from toprace_pi.games.autorace.table.tags import AutoraceVocabulary, Identity, card_of, tag_book
 from toprace_pi.games.autorace.table.view import AutoraceView
+from toprace_pi.games.autorace.table.words import announcement
 from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.tags import TagBook
-from toprace_pi.table.ansi import ColourMode
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.table.modes import Choice, Refusal, Step
 from toprace_pi.table.modes import Identity as AnyIdentity
+from toprace_pi.table.side import TableSide
 
-#: Events the table reads out as the engine words them. Not said: a round's start (the prompt says
-#: who is to choose) and a card taken back (a change of mind is said as the new choice: "has chosen").
-SAID = (ev.MissesRound, ev.OnlyBanner, ev.Chosen, ev.Revealed, ev.Fined, ev.FineUnpaid, ev.Moved, ev.Drew,
-        ev.DrawFailed, ev.Stopped, ev.BonusPaid, ev.BonusMovedOn, ev.OutOfRace, ev.GameEnded, ev.GameStarted,
-        ev.SeriesEnded)
 #: Why UNDO does not take a sealed card back, and why not a revealed round.
 SEALED_STANDS = "a chosen card is taken back by laying another of your cards"
 ROUND_STANDS = "the cards are revealed: the round stands"
 
 
-class AutoraceTable:
+class AutoraceTable(TableSide[Autorace]):
     """AUTORACE at the table set up as ``setup`` says (the ``[game]`` section), if given."""
 
     def __init__(self, setup: TableGame | None = None) -> None:
@@ -48,20 +45,11 @@ class AutoraceTable:
     def entry(self, game: Autorace, now: float, *, dealt_by_hand: bool) -> SealedChoice | None:
         return entry_for(game)
 
-    def choice(self, game: Autorace) -> Choice | None:
-        return None  # every card is laid on the reader: nothing is picked with NEXT/OK
-
     def tag(self, game: Autorace, identity: AnyIdentity) -> Step:
         return Refusal("the game is over: no card is laid now")  # the sealed choice takes every card laid
 
-    def passing(self, game: Autorace) -> Sequence[Action] | None:
-        return None
-
     def prompt(self, game: Autorace, choice: Choice | None) -> str:
         return "the game is over" if game.is_over else f"{game.phase.value}"
-
-    def pages_open(self) -> None:
-        pass  # nothing said aloud is meant for one seat alone
 
     def page(self) -> Any:
         from toprace_pi.games.autorace.table.page import AutoracePage  # the web's side of the game, when asked for
@@ -69,7 +57,7 @@ class AutoraceTable:
         return AutoracePage()
 
     def announcement(self, event: ev.Event, names: tuple[str, ...]) -> str | None:
-        return event.text(names) if isinstance(event, SAID) else None
+        return announcement(event, names)
 
     def unknown_tag(self, record: str | None, game: Autorace) -> str:
         return AutoraceVocabulary(game.board).unknown(record)
@@ -85,9 +73,6 @@ class AutoraceTable:
 
     def view(self, profile: Profile) -> AutoraceView:
         return AutoraceView(profile)
-
-    def is_deal(self, game: Autorace) -> bool:
-        return False  # nothing is dealt: every player holds a whole set
 
     def undo_refusal(self, action: Action) -> str | None:
         """Never: a sealed card is its player's to change, and a revealed round stands."""

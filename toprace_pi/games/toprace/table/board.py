@@ -19,6 +19,7 @@ from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.data import DEFAULT_TRACK, load_track, profile_names, read_document, track_names
 from toprace_pi.games.toprace.rules.track import Track
 from toprace_pi.hardware.profile import Profile, default_profile, profile_beside
+from toprace_pi.table import boards
 
 if TYPE_CHECKING:
     from toprace_pi.hardware.calibrate import ProfileTarget
@@ -110,12 +111,8 @@ def _profile_of_track_file(track_file: Path, track: Track | None) -> Profile:
 
 
 def calibration_target(track_name: str, out: Path | None = None) -> ProfileTarget:
-    """What ``toprace-pi calibrate TRACK`` walks, expecting the track's profile: saved by default beside a
-    track file (where the table finds it by itself), or for a shipped track as ``TRACK.toml`` here."""
-    from toprace_pi.hardware.calibrate import ProfileTarget  # lazily: for calibrate, not the table's start-up
-
+    """What ``toprace-pi calibrate TRACK`` walks, expecting the track's profile (a shipped track by name,
+    or a track file)."""
     track = load_track(track_name)
-    beside = profile_beside(track.slug) if track_name not in track_names() else None
-    out = out or beside or Path(f"{track_name}.toml")
-    found_there = beside is not None and out.resolve() == beside
-    return ProfileTarget(TrackBoard(track), load_profile(track.slug, track), out, found_there)
+    return boards.calibration_target(TrackBoard(track), load_profile(track.slug, track), track.slug,
+                                     shipped=track_name in track_names(), out=out)

@@ -53,20 +53,18 @@ from toprace_pi.games.toprace.table.view import lights_by_space
 from toprace_pi.hardware.keyboard import PIT_KEY, KeySource
 from toprace_pi.hardware.sound import SilentSound
 from toprace_pi.hardware.tags import TagRegistry
-from toprace_pi.table.ansi import ColourMode
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import (
     DemoReaders,
-    DemoStopped,
     DemoTable,
-    Pace,
     Pages,
     TagSpot,
     await_step,
     demo_devices,
     human_seats,
-    play_demo,
     remote_seats,
+    watch_demo,
 )
 from toprace_pi.table.journal import KEPT_ARCHIVES, Journal, archive_and_prune
 from toprace_pi.table.screen import DemoScreen
@@ -405,7 +403,6 @@ def run_demo(
                             ask=lambda _: None, journal=journal, names=names, console=console, announce=narrate,
                             pages=pages)
     kinds = seat_kinds(bots, players)
-    pace = Pace(demo, delay)
     pictures = None if svg_dir is None else FrameWriter(svg_dir, track)
     shown_turn: tuple[int, int] | None = None
 
@@ -419,28 +416,21 @@ def run_demo(
                     new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
         shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn
 
-    def after_step(game: Game) -> None:
-        draw()
+    def picture(game: Game) -> None:
         if pictures is not None:
             pictures.add(game, lights_by_space(profile, track, demo.table.steady()))
-        pace.wait()
 
-    if console is not None:
-        console.changed = draw
     players_at_table = DemoPlayers(kinds, seed, humans=human_seats, remote=remote, console=console,
                                    tell=screen.news, strength=strength)
     try:
-        game = play_demo(demo, players_at_table, after_step=after_step)
-    except DemoStopped:
-        game = demo.controller.game
-        screen.news("the demo was stopped" + (f"; replay it with: toprace-pi replay {journal}" if journal else ""))
-        return game
+        game, ended = watch_demo(demo, players_at_table, draw, delay=delay, screen=screen, console=console,
+                                 replay=f"toprace-pi replay {journal}" if journal else None, on_step=picture)
     finally:
-        demo.close()
-        screen.scroll()
         if pictures is not None:
             pictures.close()
             screen.news(pictures.summary())
+    if not ended:
+        return game
     screen.news("Final money: " + ", ".join(f"{n} {money(m)}" for n, m in zip(game.names, game.money, strict=True)))
     if journal is not None:
         screen.news(f"the game's journal: {journal} (toprace-pi replay {journal})")

@@ -11,10 +11,8 @@ dealt by hand a remote seat cannot be played from a phone.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
-from toprace_pi.core.game import seat_actions
 from toprace_pi.games.toprace.render.svg import board_svg, pieces
 from toprace_pi.games.toprace.rules import Game, Phase
 from toprace_pi.games.toprace.rules.actions import (
@@ -44,10 +42,10 @@ from toprace_pi.games.toprace.rules.variants.stocks import GRID, TakeOffer
 from toprace_pi.games.toprace.rules.variants.tips import Tip
 from toprace_pi.games.toprace.table.choices import label
 from toprace_pi.games.toprace.table.landmarks import where
-from toprace_pi.games.toprace.table.side import announcement
+from toprace_pi.games.toprace.table.words import announcement
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
-from toprace_pi.table.pages import Standings
+from toprace_pi.table.pages import PageBase, Standings
 from toprace_pi.text import ordinal
 
 #: What everyone sees happen, told on the pages though the table does not say it aloud.
@@ -64,12 +62,9 @@ TURN_WORDS: tuple[tuple[type | tuple[type, ...], str], ...] = (
 LABELLED = (TakeCar, PlaceCar, ChooseJoker, Sprint, Breakdown, Tip, TakeFromBox, CollectPitStop, TakeOffer)
 
 
-class TopRacePage:
+class TopRacePage(PageBase):
     def board(self, game: Game) -> str:
         return board_svg(game)
-
-    def board_state(self, game: Any) -> Hashable:
-        return ()  # the track never changes
 
     def pieces(self, game: Game) -> list[Piece]:
         return pieces(game)
@@ -107,7 +102,7 @@ class TopRacePage:
     def options(self, game: Game, seat: int) -> list[Action]:
         if game.phase is Phase.BID or game.hands is None and game.phase is Phase.PLAY_CARD:
             return []  # the auction is held aloud; a hand dealt by hand is the player's own to play
-        return seat_actions(game, seat)
+        return super().options(game, seat)
 
     def prompt(self, game: Game, said: str) -> str:
         """Whose decision it is and what it is, as the phase says it (the table's prompt adds its buttons)."""

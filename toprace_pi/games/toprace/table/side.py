@@ -15,28 +15,7 @@ from typing import Any
 from toprace_pi.core.colour import RGB
 from toprace_pi.games.toprace.data import load_deck
 from toprace_pi.games.toprace.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
-from toprace_pi.games.toprace.rules.events import (
-    AuctionWon,
-    BrokeDown,
-    CarFinished,
-    CarPlaced,
-    CarReturned,
-    CarRevealed,
-    GameEnded,
-    GridSet,
-    OfferCardTaken,
-    PitStopClaimed,
-    PitStopCollected,
-    PitStopTaken,
-    RaceEnded,
-    SeatingOrder,
-    StockRound,
-    StocksPaid,
-    StocksTraded,
-    TipRound,
-    TipsSettled,
-    money,
-)
+from toprace_pi.games.toprace.rules.events import CarFinished
 from toprace_pi.games.toprace.rules.events import Event as GameEvent
 from toprace_pi.games.toprace.rules.variants.pitstop import TakeFromBox
 from toprace_pi.games.toprace.rules.variants.quick import REVEAL, Reveal
@@ -50,25 +29,22 @@ from toprace_pi.games.toprace.table.keys import key_map
 from toprace_pi.games.toprace.table.readers import DISCARD_READER
 from toprace_pi.games.toprace.table.tags import TopRaceVocabulary, tag_book, unknown_tag
 from toprace_pi.games.toprace.table.view import TableView, lights_by_space
+from toprace_pi.games.toprace.table.words import announcement
 from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.tags import TagBook
-from toprace_pi.table.ansi import ColourMode
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.table.modes import Choice, Identity, Refusal, Step
-from toprace_pi.table.side import NOTHING_TO_UNDO
+from toprace_pi.table.side import NOTHING_TO_UNDO, TableSide
 
-PLACE_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth")
 #: Phases in which a car on the card still waits for a decision.
 MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR)
 #: A car token laid in these phases is the action of the phase.
 CAR_ACTIONS: dict[Phase, type] = {Phase.TAKE_CAR: TakeCar, Phase.CHOOSE_JOKER: ChooseJoker, TIP: Tip,
                                   REVEAL: Reveal}
-#: Events the table reads out as the engine words them.
-SAID = (AuctionWon, BrokeDown, CarPlaced, CarReturned, CarRevealed, GameEnded, TipRound, TipsSettled, PitStopClaimed,
-        PitStopTaken, PitStopCollected, OfferCardTaken, SeatingOrder, GridSet, StockRound, StocksTraded, StocksPaid)
 
 
-class TopRaceTable:
+class TopRaceTable(TableSide[Game]):
     """Top Race at the table set up as ``setup`` says (the ``[game]`` section), if given."""
 
     def __init__(self, setup: TableGame | None = None) -> None:
@@ -131,9 +107,6 @@ class TopRaceTable:
             return f"{who}: reveal your next tip with its car token, or NEXT/OK ({current})"
         return f"{who}: {game.phase.value}? {current} (NEXT, OK)"
 
-    def pages_open(self) -> None:
-        pass  # nothing said aloud is meant for one seat alone
-
     def page(self) -> Any:
         from toprace_pi.games.toprace.table.page import TopRacePage  # the web's side of the game, when asked for
 
@@ -191,17 +164,3 @@ class TopRaceTable:
         board = render_track(game.track, colour=colour, lights=lit, cars=game.cars, board=game.board,
                              width=max(width, MIN_WIDTH))
         return board, scoreboard(game)
-
-
-def announcement(event: GameEvent, names: tuple[str, ...]) -> str | None:
-    """The sentence the table speaks for an engine event, if it is worth one."""
-    if isinstance(event, CarFinished):
-        to = f": {money(event.prize)} to {names[event.seat]}" if event.seat is not None else ""
-        return f"{event.car} finishes {PLACE_WORDS[event.place - 1]}{to}"
-    if isinstance(event, RaceEnded):
-        prizes = event.prize_money(names)
-        return event.text(names) + (f". Prize money: {prizes}" if prizes else "")
-    if isinstance(event, SAID):
-        return event.text(names)
-    return None
-

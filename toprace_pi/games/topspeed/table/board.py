@@ -11,18 +11,9 @@ default; a circuit file of one's own keeps its profile beside it (``my-circuit.p
 
 from __future__ import annotations
 
-from importlib import resources
-from importlib.resources.abc import Traversable
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from toprace_pi.datafiles import shipped_names
 from toprace_pi.games.topspeed.data import load_circuit
 from toprace_pi.games.topspeed.rules import Circuit
-from toprace_pi.hardware.profile import Profile, find_profile, profile_beside
-
-if TYPE_CHECKING:
-    from toprace_pi.hardware.calibrate import ProfileTarget
+from toprace_pi.table.boards import BoardProfiles
 
 #: LEDs of the lap counter, each a tenth of the race.
 LAP_LEDS = 10
@@ -60,31 +51,9 @@ class LoopLayout:
         return f"space {cell}" + (" (the first after the finish line)" if cell == "0" else "")
 
 
-def profile_names() -> list[str]:
-    return shipped_names(_folder())
-
-
-def circuit_slug(circuit_name: str) -> str:
-    return circuit_name if circuit_name in profile_names() else Path(circuit_name).stem
-
-
-def load_profile(circuit_name: str, circuit: Circuit, profile: str | Path | None = None) -> Profile:
-    """The LED profile of ``circuit`` (loaded as ``circuit_name``): the ``profile`` file given, else the
-    shipped one, else the one beside the circuit file, else the default layout."""
-    return find_profile(_folder(), LoopLayout(circuit, circuit_slug(circuit_name)), circuit_name, profile)
-
-
-def calibration_target(circuit_name: str, out: Path | None = None) -> ProfileTarget:
-    """What ``toprace-pi calibrate`` walks for a TOP SPEED circuit: saved beside a circuit file by default."""
-    from toprace_pi.hardware.calibrate import ProfileTarget  # lazily: for calibrate, not the table's start-up
-
-    circuit = load_circuit(circuit_name)
-    beside = profile_beside(circuit_name) if circuit_name not in profile_names() else None
-    out = out or beside or Path(f"{circuit_name}.toml")
-    found_there = beside is not None and out.resolve() == beside.resolve()
-    return ProfileTarget(LoopLayout(circuit, circuit_slug(circuit_name)), load_profile(circuit_name, circuit),
-                         out, found_there)
-
-
-def _folder() -> Traversable:
-    return resources.files("toprace_pi.games.topspeed.data").joinpath("profiles")
+#: Where this game's boards find their LED profiles, and where calibrate saves one.
+PROFILES = BoardProfiles("toprace_pi.games.topspeed.data", load_circuit, LoopLayout)
+profile_names = PROFILES.names
+circuit_slug = PROFILES.slug
+load_profile = PROFILES.profile
+calibration_target = PROFILES.calibration_target

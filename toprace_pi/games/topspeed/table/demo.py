@@ -29,7 +29,7 @@ from toprace_pi.games.topspeed.table.side import TopSpeedTable
 from toprace_pi.games.topspeed.table.turn import Turn
 from toprace_pi.hardware.keyboard import KeySource
 from toprace_pi.hardware.sound import SilentSound
-from toprace_pi.table.ansi import ColourMode
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.table.console import ButtonConsole
 from toprace_pi.table.controller import TableController
 from toprace_pi.table.demo import (

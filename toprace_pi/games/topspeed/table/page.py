@@ -4,23 +4,21 @@ table's virtual decks; a minicard drawn by hand is laid on the reader, as at the
 
 from __future__ import annotations
 
-from collections.abc import Hashable
 from typing import Any
 
-from toprace_pi.core.game import seat_actions
 from toprace_pi.games.topspeed.render.palette import seat_cars
 from toprace_pi.games.topspeed.render.svg import board_svg, pieces
 from toprace_pi.games.topspeed.render.terminal import card_name
 from toprace_pi.games.topspeed.rules import Draw, DrawCard, TopSpeed
 from toprace_pi.games.topspeed.rules import events as ev
-from toprace_pi.games.topspeed.table.side import label, where
+from toprace_pi.games.topspeed.table.words import announcement, label, where
 from toprace_pi.render.pieces import Piece
 from toprace_pi.render.svg import hex_colour
-from toprace_pi.table.pages import Standings
+from toprace_pi.table.pages import PageBase, Standings
 from toprace_pi.text import ordinal
 
 
-class TopSpeedPage:
+class TopSpeedPage(PageBase):
     """``minicards``: the players draw their own minicards, so no draw is made from a page."""
 
     def __init__(self, minicards: bool = False) -> None:
@@ -29,16 +27,11 @@ class TopSpeedPage:
     def board(self, game: TopSpeed) -> str:
         return board_svg(game)
 
-    def board_state(self, game: Any) -> Hashable:
-        return ()  # the circuit never changes
-
     def pieces(self, game: TopSpeed) -> list[Piece]:
         return pieces(game)
 
     def news(self, event: ev.Event, game: TopSpeed) -> str | None:
-        if isinstance(event, ev.Shuffled):
-            return f"The table shuffles {game.names[event.seat]}'s deck ({event.cards} cards)"
-        return event.text(game.names)
+        return announcement(event, game.names)
 
     def colours(self, game: TopSpeed) -> list[str]:
         return [hex_colour(car.rgb) for car in seat_cars(len(game.names))]
@@ -76,12 +69,8 @@ class TopSpeedPage:
         return f"{game.names[seat]}, {where(game)}: {' or '.join(choices)}"
 
     def options(self, game: TopSpeed, seat: int) -> list[Any]:
-        if self.minicards:
-            return [a for a in seat_actions(game, seat) if not isinstance(a, DrawCard)]
-        return seat_actions(game, seat)
+        options = super().options(game, seat)
+        return [a for a in options if not isinstance(a, DrawCard)] if self.minicards else options
 
     def words(self, game: TopSpeed, action: Any) -> str:
         return label(game, action, aloud=False)
-
-    def spot(self, game: TopSpeed, action: Any) -> tuple[str, str] | None:
-        return None  # no option moves a car to a space of the player's choosing

@@ -18,9 +18,9 @@ from typing import Any, cast
 
 from toprace_pi.core.colour import RGB
 from toprace_pi.games.topspeed.data import load_deck
-from toprace_pi.games.topspeed.rules import Action, Draw, DrawCard, Keep, Leave, Pass, PitStop, SitOut, Stage, TopSpeed
+from toprace_pi.games.topspeed.rules import Action, Draw, DrawCard, Keep, Leave, Pass, SitOut, TopSpeed
 from toprace_pi.games.topspeed.rules import events as ev
-from toprace_pi.games.topspeed.rules.actions import Shuffle, StartOrder, UseKept
+from toprace_pi.games.topspeed.rules.actions import UseKept
 from toprace_pi.games.topspeed.rules.game import GRID
 from toprace_pi.games.topspeed.settings import TableGame
 from toprace_pi.games.topspeed.table.board import load_profile
@@ -29,12 +29,14 @@ from toprace_pi.games.topspeed.table.minicards import DRAW_HINT, Minicards
 from toprace_pi.games.topspeed.table.tags import UNKNOWN_TAG, Identity, TopSpeedVocabulary, tag_book
 from toprace_pi.games.topspeed.table.turn import VIRTUAL_DECKS, Turn
 from toprace_pi.games.topspeed.table.view import TopSpeedView
+from toprace_pi.games.topspeed.table.words import announcement, label, where
 from toprace_pi.hardware.keyboard import KeyMap
 from toprace_pi.hardware.profile import Profile
 from toprace_pi.hardware.tags import TagBook
-from toprace_pi.table.ansi import ColourMode
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.table.modes import Choice, InputMode, Refusal, Step
 from toprace_pi.table.modes import Identity as AnyIdentity
+from toprace_pi.table.side import TableSide
 
 #: Why UNDO does not take these back.
 DRAWN_STANDS = "a card drawn stays drawn: everyone has seen it"
@@ -43,7 +45,7 @@ SHUFFLE_STANDS = "the table's shuffles and the starting order stand (a pit stop 
 KEYS_HELP = "keys: n NEXT, o OK (draw, or the option named), p PASS, U UNDO (held)"
 
 
-class TopSpeedTable:
+class TopSpeedTable(TableSide[TopSpeed]):
     """TOP SPEED at the table set up as ``setup`` says (the ``[game]`` section), if given."""
 
     def __init__(self, setup: TableGame | None = None) -> None:
@@ -67,14 +69,8 @@ class TopSpeedTable:
             turn.laid, turn.draw_hint = partial(self.minicards.laid, game, seat), DRAW_HINT
         return turn
 
-    def choice(self, game: TopSpeed) -> Choice | None:
-        return None  # the turn is an entry that says each option as NEXT reaches it
-
     def tag(self, game: TopSpeed, identity: AnyIdentity) -> Step:
         return Refusal(VIRTUAL_DECKS if self.minicards is None else "no minicard is drawn now")
-
-    def passing(self, game: TopSpeed) -> Sequence[Action] | None:
-        return None  # the turn's entry takes PASS
 
     def prompt(self, game: TopSpeed, choice: Choice | None) -> str:
         return "the race is over" if game.is_over else game.stage.value
@@ -88,9 +84,7 @@ class TopSpeedTable:
         return TopSpeedPage(self.minicards is not None)
 
     def announcement(self, event: ev.Event, names: tuple[str, ...]) -> str | None:
-        if isinstance(event, ev.Shuffled):
-            return f"The table shuffles {names[event.seat]}'s deck ({event.cards} cards)"
-        return event.text(names)
+        return announcement(event, names)
 
     def unknown_tag(self, record: str | None, game: TopSpeed) -> str:
         return VIRTUAL_DECKS if self.minicards is None else UNKNOWN_TAG
@@ -146,27 +140,3 @@ class TopSpeedTable:
 
         view = game.view(None)
         return render_board(view, game.names, game.circuit.spaces, colour=colour), scoreboard(view, game.names)
-
-
-def where(game: TopSpeed) -> str:
-    """The lap counter, as each prompt says it."""
-    if game.stage is Stage.QUALIFYING:
-        return f"qualifying lap {game.qualifying_lap}"
-    behind = ", behind the safety car" if game.under_safety_car else ""
-    return f"lap {game.lap} of {game.settings.laps}{behind}"
-
-
-def label(game: TopSpeed, action: Action, *, aloud: bool = True) -> str:
-    """An option in words. A green card just drawn under KERS is named ``aloud`` when the table's speaker
-    is the only way its player learns it (with virtual decks the others hear it too); when the seats
-    have their own pages, its player reads it there and the table does not say it."""
-    if isinstance(action, (Keep, Leave)):
-        card = game.drawn[action.seat] if aloud else "the green card"
-        return (f"keep {card} apart (KERS)" if isinstance(action, Keep) else f"leave {card} in the row")
-    if isinstance(action, PitStop):
-        return "a pit stop (a new deck, and back in the movement)"
-    return cast(str, _LABELS[type(action)])
-
-
-_LABELS = {Draw: "draw a card", Pass: "pass", UseKept: "lay the card kept apart (KERS)",
-           SitOut: "make no lap this time", StartOrder: "the starting order", Shuffle: "a shuffle"}
