@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from scenarios import CARS, OLDER
+from support.cli import run as run_command
 
 from toprace_pi.cli import main
 
@@ -21,12 +22,7 @@ JOURNALS = Path(tempfile.mkdtemp(prefix="toprace-cli-"))
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     if argv and argv[0] == "demo":  # keep the demo's journal out of the home folder
         argv = (*argv, "--journal", str(JOURNALS / f"demo-{len(list(JOURNALS.glob('*')))}.jsonl"))
-    try:
-        code = main(list(argv))
-    except SystemExit as exc:  # argparse exits on usage errors
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_command(capsys, *argv)
 
 
 def test_simulate_prints_a_readable_report(capsys):

@@ -1,35 +1,43 @@
-"""Every game of the registry, played at random through the game interface alone
-(open_spiel's random-simulation test): whose decision, listed chance outcomes, legal
-actions, refusals that change nothing, notation, per-seat views and clones."""
+"""Every game of the registry, and the toy game of docs/adding-a-game.md, played at random through the
+game interface alone (open_spiel's random-simulation test): whose decision, listed chance outcomes, legal
+actions, refusals that change nothing, notation, per-seat views and clones. And every shipped game brings
+the whole of its entry, each part of the type the table uses."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import random
+from importlib.metadata import entry_points
 
 import pytest
+from support.games import new_game
+from toygame.plugin import ENTRY as TOY
 
 from toprace_pi.core import registry
 from toprace_pi.core.clone import clone
-from toprace_pi.core.game import nth_permutation
-from toprace_pi.errors import IllegalActionError
+from toprace_pi.core.game import GameInfo, nth_permutation
+from toprace_pi.errors import IllegalActionError, TopRaceError
+from toprace_pi.table.side import GameTable
 
-GAMES = registry.game_names()
+SHIPPED = registry.game_names()
+GAMES = [*SHIPPED, TOY.info.name]
 #: A random game is long: look closely at every step of the first ones, then now and then.
 CLOSE_LOOK, EVERY = 40, 25
 
 
-def new_game(name: str, variant: str):
-    """The game a table with an empty ``[game]`` section (but ``variant``) would start."""
-    problems: list[str] = []
-    setup = registry.get(name).records.parse_section({"variant": variant}, problems)
-    assert problems == []
-    return setup.new_game()[1]
+@pytest.fixture(autouse=True)
+def toy():
+    """The toy game registered as a game of its own package would be, for the test only."""
+    registry.register(TOY)
+    yield
+    registry.unregister(TOY.info.name)
 
 
 def variants(name: str) -> list[tuple[str, str]]:
-    return [(name, variant) for variant in registry.get(name).variants()]
+    entry = TOY if name == TOY.info.name else registry.get(name)
+    return [(name, variant) for variant in entry.variants()]
 
 
 def state(game) -> str:
@@ -129,3 +137,39 @@ def test_top_races_deals_are_counted_as_the_splits_of_the_deck():
 def test_a_permutation_is_listed_once_in_order():
     items = list("abcd")
     assert [nth_permutation(items, i) for i in range(24)] == [list(p) for p in itertools.permutations(items)]
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_shipped_game_brings_its_whole_entry(name):
+    entry = registry.get(name)
+    assert isinstance(entry, registry.GameEntry) and isinstance(entry.info, GameInfo) and entry.info.name == name
+    assert list(entry.variants())[0] in ("base", "normal") and all(isinstance(v, str) for v in entry.variants())
+    problems: list[str] = []
+    setup = entry.records.parse_section({}, problems)
+    settings, game = setup.new_game()
+    assert problems == [] and type(game).info is entry.info
+    fields = json.loads(json.dumps(entry.records.settings_to_dict(settings)))  # as a journal holds them
+    again = entry.records.settings_from_dict(fields, "test")
+    assert again == settings and type(entry.records.game_for(again, "test")) is type(game)
+    assert entry.records.READERS and all(isinstance(text, str) for text in entry.records.READERS.values())
+    side = entry.table(setup)
+    assert [m for m in dir(GameTable) if not m.startswith("_") and not callable(getattr(side, m, None))] == []
+    part = entry.command_line()
+    for member in ("add_options", "simulate", "demo", "play_back", "calibration_target", "text_report",
+                   "json_report"):
+        assert callable(getattr(part, member)), member
+    parser = argparse.ArgumentParser()
+    part.add_options(parser, "simulate")
+    assert parser.parse_args([]) is not None
+    assert entry.search_bot is None or hasattr(entry.search_bot(0, "easy"), "choose")
+    assert entry.no_bot_seats(setup) is None or isinstance(entry.no_bot_seats(setup), str)
+
+
+def test_every_games_own_command_is_a_command():
+    for point in entry_points(group=registry.COMMANDS_GROUP):
+        assert isinstance(point.load(), registry.Command), point
+
+
+def test_an_unknown_game_is_refused_naming_the_games():
+    with pytest.raises(TopRaceError, match="no game called 'chess' \\(the games: toprace, autorace"):
+        registry.get("chess")

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import argparse
 import errno
-import importlib
+import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from toprace_pi import __version__
@@ -23,12 +22,14 @@ from toprace_pi.errors import TopRaceError
 from toprace_pi.text import printable_lines
 
 if TYPE_CHECKING:
-    from toprace_pi.table.ansi import ColourMode
+    from toprace_pi.render.ansi import ColourMode
     from toprace_pi.table.config import TableConfig
 
 DEMO_JOURNAL = Path("~/.local/share/toprace-pi/demo-journal.jsonl")
 #: Seconds the demo waits after each step, so a person can follow it.
 DEMO_DELAY = 0.4
+#: Seconds ``replay`` waits after each step (unless ``--fast``).
+REPLAY_PAUSE = 0.4
 #: Why a command of the web pages cannot run.
 WEB_MISSING = "the web pages need aiohttp and segno ({exc}): pip install 'toprace-pi[web]'"
 _Parser = UsageParser
@@ -41,11 +42,11 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     its arguments (``simulate`` and ``demo`` those of the game ``--game`` names), so the help and
     each command import only what they need: no game's variants and bots for ``--help``."""
     command, game = _command_in(argv), _game_in(argv)
-    parser = _Parser(prog="toprace-pi", description="Games on an augmented table (Top Race, AUTORACE): rules "
-                                                    "engines, bots and tools.")
+    parser = _Parser(prog="toprace-pi", description="Games on an augmented table (Top Race, AUTORACE, TOP SPEED): "
+                                                    "rules engines, bots and tools.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name, (text, build, loud) in _COMMANDS.items():
+    for name, (text, build, loud) in _every_command(command).items():
         sub = commands.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".")
         if name != command:
             continue
@@ -55,6 +56,19 @@ def build_parser(argv: Sequence[str] = ()) -> argparse.ArgumentParser:
             loudness.add_argument("-v", "--verbose", action="store_true", help="log debugging detail too")
             loudness.add_argument("-q", "--quiet", action="store_true", help="log warnings and errors only")
     return parser
+
+
+def _every_command(command: str | None) -> dict[str, tuple[str, Builder, bool]]:
+    """The shared commands, and the games' own ones unless ``command`` is a shared one (their modules are
+    light, but a shared command needs none of them)."""
+    if command in _COMMANDS:
+        return _COMMANDS
+    return {**_COMMANDS, **{word: (own.help, _bound(own), own.loud) for word, own in registry.commands().items()}}
+
+
+def _bound(command: registry.Command) -> Builder:
+    """A game's command's builder as the shared ones are called (it asks no game: it is one)."""
+    return lambda parser, game: command.build(parser)
 
 
 def _parse(words: list[str]) -> argparse.Namespace:
@@ -89,13 +103,12 @@ def _game_in(argv: Sequence[str]) -> str:
         found = scan.parse_known_args(list(argv))[0].game
     except ValueError:
         found = None
-    return found if found in registry.KNOWN else registry.DEFAULT_GAME
+    return found if found in registry.game_names() else registry.DEFAULT_GAME
 
 
-def game_cli(name: str) -> ModuleType:
-    """The game's part of the command line (``toprace_pi/games/NAME/cli.py``): ``add_options(parser,
-    command)``, ``simulate(args)``, ``demo(args)`` and, where the game has it, ``replay(args, colour)``."""
-    return importlib.import_module(f"{registry.KNOWN[name]}.cli")
+def game_cli(name: str) -> registry.GameCommandLine:
+    """The game's part of the shared commands (:class:`~toprace_pi.core.registry.GameCommandLine`)."""
+    return registry.get(name).command_line()
 
 
 def _game_choice(parser: argparse.ArgumentParser) -> None:
@@ -213,47 +226,6 @@ def _build_games(parser: argparse.ArgumentParser, game: str) -> None:
     parser.set_defaults(run=_games)
 
 
-def _build_track(parser: argparse.ArgumentParser, game: str) -> None:
-    track_commands = parser.add_subparsers(dest="track_command", required=True, parser_class=_Parser)
-    show = track_commands.add_parser("show", help="draw a track in the terminal")
-    show.add_argument("name", help="a shipped track or a track file")
-    show.add_argument("--svg", type=Path, metavar="FILE", help="also write a picture of the track")
-    show.add_argument("--no-colour", action="store_true")
-    show.set_defaults(run=_track_show)
-    track_commands.add_parser("list", help="list the shipped tracks").set_defaults(run=_track_list)
-    track_check = track_commands.add_parser("check", help="validate a track file and its board profile, naming "
-                                                          "every problem")
-    track_check.add_argument("file", help="a track file (or a shipped track)")
-    track_check.set_defaults(run=_track_check)
-
-
-def _build_deck(parser: argparse.ArgumentParser, game: str) -> None:
-    from toprace_pi.games.toprace.data import DEFAULT_DECK
-
-    deck_commands = parser.add_subparsers(dest="deck_command", required=True, parser_class=_Parser)
-    check = deck_commands.add_parser("check", help="validate a deck file: Top Race's edition's cars, joker and "
-                                                   "pairs, and its fairness; TOP SPEED's (--game topspeed) "
-                                                   "minicards by kind, and what each race type leaves")
-    _game_choice(check)
-    check.add_argument("file", nargs="?", default=DEFAULT_DECK,
-                       help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
-    check.set_defaults(run=_deck_check)
-    deck_commands.add_parser("list", help="list the shipped decks").set_defaults(run=_deck_list)
-    labels = deck_commands.add_parser("labels", help="write a printable sheet of labels for the tags of a deck's "
-                                                     "speed cards, its car tokens and the pit stop cards")
-    labels.add_argument("file", nargs="?", default=DEFAULT_DECK,
-                        help=f"a shipped deck or a deck file (default: {DEFAULT_DECK})")
-    labels.add_argument("--svg", type=Path, metavar="FILE", required=True, help="where to write the sheet (SVG)")
-    labels.set_defaults(run=_deck_labels)
-
-
-def _build_tips(parser: argparse.ArgumentParser, game: str) -> None:
-    tips_commands = parser.add_subparsers(dest="tips_command", required=True, parser_class=_Parser)
-    tips_check = tips_commands.add_parser("check", help="validate a tip table and print it")
-    tips_check.add_argument("file", nargs="?", default="standard", help="a tip table file (default: the shipped one)")
-    tips_check.set_defaults(run=_tips_check)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     args = _parse(words)
@@ -310,7 +282,19 @@ def _os_problem(exc: OSError) -> str:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    return int(game_cli(args.game).simulate(args))
+    part = game_cli(args.game)
+    game, extra = part.simulate(args)
+    print_report(part, game, "json" if args.json else "text", {"seed": args.seed, **extra})
+    return 0
+
+
+def print_report(reports: registry.Reports, game: Any, kind: str | None, extra: dict[str, object]) -> None:
+    """A finished game's one report, as text or JSON (``None``: none)."""
+    if kind == "json":
+        print(json.dumps(reports.json_report(game, extra), indent=2))
+    elif kind == "text":
+        text = reports.text_report(game, extra)
+        print(text, end="" if text.endswith("\n") else "\n")
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -374,7 +358,7 @@ def _demo_pages(listen: tuple[str, int], journal: Path, remotes: list[str], scre
 def _colour(args: argparse.Namespace) -> ColourMode:
     """The board's colours: none with ``--no-colour``, else what the terminal and
     the environment allow (``NO_COLOR``, ``TERM``, ``COLORTERM``)."""
-    from toprace_pi.table.ansi import ColourMode, colour_mode
+    from toprace_pi.render.ansi import ColourMode, colour_mode
 
     return ColourMode.NONE if args.no_colour else colour_mode(sys.stdout)
 
@@ -446,15 +430,22 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    """A journal played back by its own game (``--game`` only confirms which that is)."""
+    """A journal played back by its own game (``--game`` only confirms which that is), step by step on the
+    terminal (with ``--svg-dir`` a picture of each step too), or (``--report``) as its game's report."""
     from toprace_pi.table.journal import journal_game
 
     found = journal_game(args.journal)
     _same_game(args.game, found, str(args.journal))
     part = game_cli(found)
-    if not hasattr(part, "replay"):
-        raise TopRaceError(f"{registry.get(found).info.title}'s journals cannot be played back yet")
-    return int(part.replay(args, _colour(args)))
+
+    def warn(text: str) -> None:
+        print(text, file=sys.stderr)
+
+    game = part.play_back(args.journal, pause=0.0 if args.fast or args.report else REPLAY_PAUSE, colour=_colour(args),
+                          svg_dir=args.svg_dir, narrate=args.report is None, out=warn if args.report else print,
+                          warn=warn)
+    print_report(part, game, args.report, {"journal": str(args.journal)})
+    return 0
 
 
 def _check_hardware(args: argparse.Namespace) -> int:
@@ -484,143 +475,19 @@ def _enrol(args: argparse.Namespace) -> int:
 def _calibrate(args: argparse.Namespace) -> int:
     import queue
 
-    from toprace_pi.table.live import open_buttons
+    from toprace_pi.hardware.buttons import open_buttons
     from toprace_pi.table.tools import button_presses, calibrate_board, typed_presses
 
     config = _config(args)
     target = game_cli(config.game).calibration_target(args.track, args.out)
-    if config.button_kind == "simulated":
+    if config.buttons.kind == "simulated":
         calibrate_board(target, config, typed_presses(sys.stdin, _tell), _tell, again=args.again)
         return 0
     events: queue.Queue = queue.Queue()
-    with open_buttons(config, events):
+    buttons = open_buttons(config.buttons, events)
+    assert buttons is not None  # the gpio kind
+    with buttons:
         calibrate_board(target, config, button_presses(events), _tell, again=args.again)
-    return 0
-
-
-def _track_show(args: argparse.Namespace) -> int:
-    import textwrap
-
-    from toprace_pi.games.toprace.data import load_track
-    from toprace_pi.games.toprace.render.svg import track_svg
-    from toprace_pi.games.toprace.render.terminal import board_width, render_track
-
-    track = load_track(args.name)
-    width = board_width()
-    print(render_track(track, colour=_colour(args), width=width))
-    if track.reconstructed:
-        print(textwrap.fill("A reconstructed layout: compare it with your board and correct the file where it "
-                            "differs.", width))
-    if args.svg:
-        try:
-            args.svg.write_text(track_svg(track), "utf-8")
-        except OSError as exc:
-            print(f"toprace-pi: cannot write {args.svg}: {exc.strerror}", file=sys.stderr)
-            return USAGE_ERROR
-        print(f"wrote {args.svg}")
-    return 0
-
-
-def _track_check(args: argparse.Namespace) -> int:
-    """Every problem of the track and of its board profile in words, exit code 1 if there is one."""
-    from toprace_pi.errors import DataError
-    from toprace_pi.games.toprace.data import load_track, track_names
-    from toprace_pi.games.toprace.table.board import load_profile, profile_beside
-    from toprace_pi.hardware.profile import Profile
-
-    beside = profile_beside(args.file) if args.file not in track_names() else None
-    profile: Profile | None = None
-    try:
-        track = load_track(args.file)
-        if beside is None:
-            profile = load_profile(args.file)
-        else:
-            profile = load_profile(beside, track) if beside.is_file() else None
-    except DataError as exc:
-        print(printable_lines(str(exc)))
-        return 1
-    starts = ", ".join(track.space_id(track.starting_spaces[n]) for n in sorted(track.starting_spaces))
-    print(printable_lines(f"{args.file}: {track.name}: valid: {len(track.spaces)} spaces in {track.lanes} lanes, "
-                          f"finish line at {track.finish_line:g}, tip lines at "
-                          f"{', '.join(f'{x:g}' for x in track.tip_lines)}, starting spaces 1-6 on {starts}"))
-    if profile is None:
-        print(printable_lines(f"board profile: none beside it yet ({beside}): the table lights the default layout "
-                              f"until toprace-pi calibrate {args.file} saves one there"))
-    else:
-        kind = "calibrated" if profile.calibrated else "a default layout, not calibrated"
-        print(f"board profile: {profile.led_count} LEDs ({kind})")
-    return 0
-
-
-def _track_list(args: argparse.Namespace) -> int:
-    from toprace_pi.games.toprace.data import load_track, track_names
-
-    for name in track_names():
-        track = load_track(name)
-        print(f"{name:14} {track.name:14} {len(track.spaces):4} spaces, lap {track.finish_line:g}")
-    return 0
-
-
-def _deck_check(args: argparse.Namespace) -> int:
-    if args.game == "topspeed":
-        from toprace_pi.games.topspeed.data import check_deck
-
-        print("\n".join(check_deck(args.file)))
-        return 0
-    if args.game != "toprace":
-        raise TopRaceError(f"{registry.get(args.game).info.title} has no deck to check")
-    from toprace_pi.games.toprace.data import load_deck
-
-    deck = load_deck(args.file)
-    print(f"{args.file}: {deck.name}, {len(deck)} cards: the composition is valid")
-    cars = deck.cars
-    width = max(len(word) for car in cars for word in (car.name, car.id))
-    print("cars:")
-    for car, (count, total) in deck.colour_totals().items():
-        print(f"  {car.name:{width}}  id {car.id:{width}}  letter {car.letter}  rgb {car.rgb!s:15}"
-              f"  on {count:2} cards, total value {total}")
-    jokers = sum(1 for c in deck.cards if getattr(c, "has_joker", False))
-    print(f"joker: {cars.joker.name} (id {cars.joker.id}, rgb {cars.joker.rgb}), on {jokers} cards")
-    print(f"Sprint/Breakdown pairs: {cars.pairs_text()}")
-    unfair = deck.fairness_problems()
-    for problem in unfair:
-        print(f"warning: {problem}")
-    if not unfair:
-        print("fair: every car appears equally often with the same total value")
-    return 0
-
-
-def _deck_list(args: argparse.Namespace) -> int:
-    from toprace_pi.games.toprace.data import deck_names, load_deck
-
-    for name in deck_names():
-        deck = load_deck(name)
-        print(f"{name:14} {deck.name}: cars {deck.cars.ids}; joker {deck.cars.joker.id}")
-    return 0
-
-
-def _deck_labels(args: argparse.Namespace) -> int:
-    from toprace_pi.games.toprace.data import load_deck
-    from toprace_pi.games.toprace.table.labels import deck_labels, labels_svg
-
-    deck = load_deck(args.file)
-    labels = deck_labels(deck)
-    args.svg.write_text(labels_svg(labels, f"Top Race tag labels: {deck.name}"), "utf-8")
-    cards = len(deck)
-    print(f"wrote {args.svg}: {len(labels)} labels ({cards} speed cards, {len(deck.cars)} car tokens, "
-          f"{len(labels) - cards - len(deck.cars)} pit stop cards)")
-    return 0
-
-
-def _tips_check(args: argparse.Namespace) -> int:
-    from toprace_pi.games.toprace.data import load_tip_table
-    from toprace_pi.games.toprace.rules.events import money
-
-    table = load_tip_table(args.file)
-    print(f"{args.file}: {table.name}: valid" + (" (reconstructed)" if table.reconstructed else ""))
-    print("place      " + "".join(f"{n:>10}" for n in range(1, 7)))
-    for name, row in zip(("1st tip", "2nd tip", "3rd tip"), table.rows, strict=True):
-        print(f"{name:10} " + "".join(f"{money(v):>10}" for v in row))
     return 0
 
 
@@ -637,9 +504,6 @@ _COMMANDS: dict[str, tuple[str, Builder, bool]] = {
     "web-links": ("print the links of the table's web boards, its own one with the seats' join codes too",
                   _build_web_links, False),
     "games": ("list the games the table plays", _build_games, True),
-    "track": ("show or check a track layout", _build_track, False),
-    "deck": ("check a speed-card deck file", _build_deck, False),
-    "tips": ("check a tip table file (Tips variant)", _build_tips, False),
 }
 
 

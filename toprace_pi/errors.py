@@ -14,6 +14,12 @@ class IllegalActionError(TopRaceError, ValueError):
     """An action the rules do not allow now; the game state is unchanged."""
 
 
+class SettingsError(IllegalActionError):
+    """Settings no game can be played with (too many players, a variant the rules do not have).
+
+    An :class:`IllegalActionError` too, which callers caught before there was a type of its own."""
+
+
 class NotationError(TopRaceError, ValueError):
     """Text that is not a well-formed action (``"bid 40000"``, ``"move red b12"``...)."""
 

@@ -20,7 +20,7 @@ later decisions would spread them too thin to learn from.
 The budget is a number of playouts (:class:`Strength`): ``easy``, ``normal`` and ``strong`` at
 the table. It is counted, never timed: a search stopped by the clock would choose by the speed of
 the machine and the work beside it, and the same seed would not give the same game twice. A
-decision takes as long as its playouts take (the figures for a Pi are in the README).
+decision takes as long as its playouts take (the figures for a Pi are in docs/figures.md).
 """
 
 from __future__ import annotations

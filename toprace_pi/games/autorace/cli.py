@@ -1,15 +1,14 @@
-"""AUTORACE's part of the command line: its options of ``simulate`` and ``demo`` (players, the
-series' games and boost, bots, board) and what those commands and ``replay`` do with them. The
-command line (:mod:`toprace_pi.cli`) imports this module only for an AUTORACE command."""
+"""AUTORACE's part of the shared commands (a :class:`~toprace_pi.core.registry.GameCommandLine`): its
+options of ``simulate`` and ``demo`` (players, the series' games and boost, bots, board), the series they
+play, its report and its journals' playback. The command line (:mod:`toprace_pi.cli`) imports this module
+only for an AUTORACE command."""
 
 from __future__ import annotations
 
 import argparse
 import functools
 import importlib
-import json
 import shutil
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,8 @@ from toprace_pi.arguments import amount, bots_option, players, positive
 from toprace_pi.core.bots import SEARCH
 from toprace_pi.games.autorace.bots import BOT_KINDS
 from toprace_pi.games.autorace.data import DEFAULT_BOARD, board_names, load_board
-from toprace_pi.games.autorace.report import json_report, text_report
+from toprace_pi.games.autorace.report import json_report, text_report  # noqa: F401  (its report)
+from toprace_pi.games.autorace.rules import Autorace
 from toprace_pi.games.autorace.simulate import simulate as simulate_series
 
 DEFAULT_BOTS = "sensible"
@@ -41,34 +41,19 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
                                  f"(default {DEFAULT_BOARD})")
 
 
-def simulate(args: argparse.Namespace) -> int:
-    game = simulate_series(players=args.players, games=args.games, boost=args.boost, seed=args.seed,
-                           bots=args.bots, board=args.board, strength=args.strength)
-    print_report(game, "json" if args.json else "text", {"seed": args.seed, "bots": args.bots})
-    return 0
+def simulate(args: argparse.Namespace) -> tuple[Autorace, dict[str, object]]:
+    return simulate_series(players=args.players, games=args.games, boost=args.boost, seed=args.seed,
+                           bots=args.bots, board=args.board, strength=args.strength), {"bots": args.bots}
 
 
-def print_report(game: Any, kind: str | None, extra: dict[str, Any]) -> None:
-    """The series' one report, as text or JSON (``None``: none)."""
-    if kind is not None:
-        print(json.dumps(json_report(game, extra), indent=2) if kind == "json" else text_report(game, extra))
-
-
-def replay(args: argparse.Namespace, colour: Any) -> int:
-    """A journal played back step by step (each event's sentence, the board after each reveal; with
-    ``--svg-dir`` a picture of every step), or (``--report``) its series' report."""
+def play_back(journal: Path, **how: Any) -> Autorace:
+    """A journal played back step by step, as wide as the terminal; the series with no card still sealed."""
     from toprace_pi.games.autorace.render.terminal import DEFAULT_WIDTH, MIN_WIDTH
-    from toprace_pi.games.autorace.table.replay import replay_journal, revealed
-
-    def warn(text: str) -> None:
-        print(text, file=sys.stderr)
+    from toprace_pi.games.autorace.table.replay import AutoraceReplay, revealed
+    from toprace_pi.table.replay import replay_journal
 
     width = max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
-    game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4, colour=colour, width=width,
-                          svg_dir=args.svg_dir, narrate=args.report is None, out=warn if args.report else print,
-                          warn=warn)
-    print_report(revealed(game), args.report, {"journal": str(args.journal)})  # no card still sealed
-    return 0
+    return revealed(replay_journal(journal, AutoraceReplay(colour=how.pop("colour"), width=width), **how))
 
 
 def demo(args: argparse.Namespace) -> Callable[..., Any]:

@@ -1,14 +1,12 @@
-"""Top Race's part of the command line: its options of ``simulate`` and ``demo`` (track, deck,
-rules, players, races, bots) and what those commands and ``replay`` do with them. The command
-line (:mod:`toprace_pi.cli`) builds a command's options from the game asked for, so it imports
-this module only for a Top Race command."""
+"""Top Race's part of the shared commands (a :class:`~toprace_pi.core.registry.GameCommandLine`): its
+options of ``simulate`` and ``demo`` (track, deck, rules, players, races, bots), the game they play, its
+report and its journals' playback. The command line (:mod:`toprace_pi.cli`) imports this module only for
+a Top Race command; the game's own commands are in :mod:`~toprace_pi.games.toprace.commands`."""
 
 from __future__ import annotations
 
 import argparse
 import functools
-import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,7 @@ from toprace_pi.core.bots import SEARCH
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.toprace.bots import BOT_KINDS
 from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
-from toprace_pi.games.toprace.report import json_report, text_report
+from toprace_pi.games.toprace.report import json_report, text_report  # noqa: F401  (its report)
 from toprace_pi.games.toprace.rules.game import Game
 from toprace_pi.games.toprace.rules.variants import variant_names
 from toprace_pi.games.toprace.simulate import simulate as simulate_game
@@ -42,13 +40,11 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
         parser.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
 
 
-def simulate(args: argparse.Namespace) -> int:
+def simulate(args: argparse.Namespace) -> tuple[Game, dict[str, object]]:
     track, deck = load_track(args.track), load_deck(args.deck)
     game = simulate_game(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
                          strength=args.strength, variant=variant(args), deck_name=deck_name(args.deck))
-    print_report(game, "json" if args.json else "text", {"seed": args.seed, "bots": args.bots,
-                                                         "variant": variant(args)})
-    return 0
+    return game, {"bots": args.bots, "variant": variant(args)}
 
 
 def demo(args: argparse.Namespace) -> Callable[..., Any]:
@@ -62,27 +58,13 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
                              svg_dir=args.svg_dir)
 
 
-def replay(args: argparse.Namespace, colour: Any) -> int:
-    """A journal played back step by step, or (``--report``) its game's report."""
+def play_back(journal: Path, **how: Any) -> Game:
+    """A journal played back step by step, as wide as the terminal lets the board be."""
     from toprace_pi.games.toprace.render.terminal import board_width
-    from toprace_pi.games.toprace.table.replay import replay_journal
+    from toprace_pi.games.toprace.table.replay import TopRaceReplay
+    from toprace_pi.table.replay import replay_journal
 
-    def warn(text: str) -> None:
-        print(text, file=sys.stderr)
-
-    game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4, colour=colour,
-                          width=board_width(), svg_dir=args.svg_dir, narrate=args.report is None,
-                          out=warn if args.report else print, warn=warn)
-    print_report(game, args.report, {"journal": str(args.journal)})
-    return 0
-
-
-def print_report(game: Game, kind: str | None, extra: dict[str, object]) -> None:
-    """The one report of a game, as text or JSON (``None``: none)."""
-    if kind == "json":
-        print(json.dumps(json_report(game, extra), indent=2))
-    elif kind == "text":
-        print(text_report(game, extra))
+    return replay_journal(journal, TopRaceReplay(colour=how.pop("colour"), width=board_width()), **how)
 
 
 def variant(args: argparse.Namespace) -> str:

@@ -1,14 +1,13 @@
-"""TOP SPEED's part of the command line: its options of ``simulate`` and ``demo`` (players, laps,
-race type, advanced rules, bots) and what those commands do with them. The command line
-(:mod:`toprace_pi.cli`) imports this module only for a TOP SPEED command."""
+"""TOP SPEED's part of the shared commands (a :class:`~toprace_pi.core.registry.GameCommandLine`): its
+options of ``simulate`` and ``demo`` (players, laps, race type, advanced rules, bots), the race they play,
+its report and its journals' playback. The command line (:mod:`toprace_pi.cli`) imports this module only
+for a TOP SPEED command."""
 
 from __future__ import annotations
 
 import argparse
 import functools
 import importlib
-import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,8 @@ from toprace_pi.arguments import bots_option, players, positive
 from toprace_pi.core.bots import SEARCH
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.topspeed.bots import BOT_KINDS
-from toprace_pi.games.topspeed.report import json_report, text_report
+from toprace_pi.games.topspeed.report import json_report, text_report  # noqa: F401  (its report)
+from toprace_pi.games.topspeed.rules import TopSpeed
 from toprace_pi.games.topspeed.rules.game import DEFAULT_LAPS, MAX_LAPS, MAX_PLAYERS, MIN_PLAYERS
 from toprace_pi.games.topspeed.settings import RULES
 from toprace_pi.games.topspeed.simulate import simulate as simulate_race
@@ -51,14 +51,9 @@ def _laps(args: argparse.Namespace) -> int:
     return int(args.laps)
 
 
-def simulate(args: argparse.Namespace) -> int:
-    game = simulate_race(players=args.players, laps=_laps(args), variant=variant(args), seed=args.seed,
-                         bots=args.bots, strength=args.strength, blank=args.blank)
-    extra = {"seed": args.seed, "bots": args.bots}
-    print(json.dumps(json_report(game, extra), indent=2) if args.json else text_report(game, extra), end="")
-    if args.json:
-        print()
-    return 0
+def simulate(args: argparse.Namespace) -> tuple[TopSpeed, dict[str, object]]:
+    return simulate_race(players=args.players, laps=_laps(args), variant=variant(args), seed=args.seed,
+                         bots=args.bots, strength=args.strength, blank=args.blank), {"bots": args.bots}
 
 
 def demo(args: argparse.Namespace) -> Callable[..., Any]:
@@ -68,19 +63,12 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
                              blank=args.blank, seed=args.seed, bots=args.bots, strength=args.strength)
 
 
-def replay(args: argparse.Namespace, colour: Any) -> int:
-    """A journal played back step by step (with ``--svg-dir`` a picture of every step too), or
-    (``--report``) its race's report."""
-    from toprace_pi.games.topspeed.table.replay import replay_journal
+def play_back(journal: Path, **how: Any) -> TopSpeed:
+    """A journal played back step by step (the board draws at its own width)."""
+    from toprace_pi.games.topspeed.table.replay import TopSpeedReplay
+    from toprace_pi.table.replay import replay_journal
 
-    game = replay_journal(args.journal, pause=0.0 if args.fast or args.report else 0.4, colour=colour,
-                          svg_dir=args.svg_dir, narrate=args.report is None,
-                          out=(lambda text: print(text, file=sys.stderr)) if args.report else print,
-                          warn=lambda text: print(text, file=sys.stderr))
-    if args.report is not None:
-        extra = {"journal": str(args.journal)}
-        print(json.dumps(json_report(game, extra), indent=2) if args.report == "json" else text_report(game, extra))
-    return 0
+    return replay_journal(journal, TopSpeedReplay(colour=how.pop("colour")), **how)
 
 
 def calibration_target(name: str, out: Path | None) -> Any:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toprace_pi.errors import IllegalActionError
+from toprace_pi.errors import IllegalActionError, SettingsError
 from toprace_pi.games.topspeed.data import (
     DEFAULT_CIRCUIT,
     DEFAULT_DECK,
@@ -44,12 +44,12 @@ VARIANTS = ("normal", "wet", "normal+qualifying", "normal+fastest-lap", "normal+
 
 
 def variant_fields(name: str) -> dict[str, Any]:
-    """The :class:`Settings` fields a variant's name sets; an :class:`IllegalActionError` for a name
+    """The :class:`Settings` fields a variant's name sets; a :class:`SettingsError` for a name
     that is no race type followed by advanced rules."""
     race, *rules = ("normal" if name == "base" else name).split("+")
     unknown = [rule for rule in rules if rule not in RULES]
     if race not in RACE_TYPES or unknown or len(set(rules)) < len(rules):
-        raise IllegalActionError(f"a variant is a race type ({', '.join(RACE_TYPES)}) and any advanced rules "
+        raise SettingsError(f"a variant is a race type ({', '.join(RACE_TYPES)}) and any advanced rules "
                                  f"({', '.join(RULES)}) joined by '+', not {name!r}")
     return {"race": race, **{RULES[rule]: True for rule in rules}}
 
@@ -117,7 +117,7 @@ def _decks(value: object, problems: list[str]) -> str:
 def _variant(value: object, problems: list[str]) -> str:
     try:
         variant_fields(value if isinstance(value, str) else "")
-    except IllegalActionError as exc:
+    except SettingsError as exc:
         problems.append(f"[game] variant: {exc}")
         return "normal"
     return "normal" if value == "base" else str(value)
@@ -126,7 +126,7 @@ def _variant(value: object, problems: list[str]) -> str:
 def _removed(value: object, problems: list[str]) -> tuple[str, ...]:
     try:
         if not isinstance(value, list) or not all(isinstance(word, str) for word in value):
-            raise IllegalActionError("a list of card words")
+            raise SettingsError("a list of card words")
         return tuple(card_of(word).word for word in value)
     except IllegalActionError as exc:
         problems.append(f"[game] removed: {exc}")
@@ -136,7 +136,7 @@ def _removed(value: object, problems: list[str]) -> tuple[str, ...]:
 def _blank(value: object, problems: list[str]) -> str:
     try:
         if not isinstance(value, str):
-            raise IllegalActionError(f"the word of the card the blank card plays as, not {shown(value)}")
+            raise SettingsError(f"the word of the card the blank card plays as, not {shown(value)}")
         return extra_card(value).word if value else ""
     except IllegalActionError as exc:
         problems.append(f"[game] blank: {exc}")

@@ -22,7 +22,7 @@ from typing import Any
 from toprace_pi.games.autorace.render.palette import OBJECTIVE, STATION, seat_suits, suit_letters
 from toprace_pi.games.autorace.rules import Board
 from toprace_pi.games.autorace.rules.events import dollars
-from toprace_pi.table.ansi import ColourMode, mode_of, paint
+from toprace_pi.render.ansi import ColourMode, mode_of, paint
 
 __all__ = ["DEFAULT_WIDTH", "MIN_WIDTH", "ColourMode", "render_board", "scoreboard"]
 

@@ -7,8 +7,7 @@ one action of its seat, hidden from the others until the :class:`Reveal`, the
 table's own step (a chance decision with one outcome: nothing is left to
 chance), which carries the round out in the order of the rules: speeding fines,
 moves, draws at the filling stations, objective bonuses, discards, and who is
-out of the race. Readings of what the text leaves open are in the README
-("AUTORACE: readings of the rules").
+out of the race. Readings of what the text leaves open are in docs/rules-autorace.md.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ counts spaces. The columns are shared by the lanes and follow progress:
 Long tracks wrap into even bands no wider than the given width (80 columns
 unless the caller passes the terminal's, :func:`board_width`), each under a
 ruler of track positions and a row of line labels. Colour comes in the modes of
-:mod:`toprace_pi.table.ansi`; without it the letters and marks say it all.
+:mod:`toprace_pi.render.ansi`; without it the letters and marks say it all.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from toprace_pi.games.toprace.render.palette import GLOW, OFF, RGB, WHITE, is_di
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.cars import Car
 from toprace_pi.games.toprace.rules.track import FINISH, LEFT, Space, Track
-from toprace_pi.table.ansi import ColourMode, mode_of, paint
+from toprace_pi.render.ansi import ColourMode, mode_of, paint
 
 __all__ = ["DEFAULT_WIDTH", "LEGEND", "ColourMode", "board_width", "render_track"]
 

@@ -12,7 +12,7 @@ from typing import Any
 from toprace_pi.games.topspeed.render.palette import seat_cars
 from toprace_pi.games.topspeed.rules.cards import Kind
 from toprace_pi.games.topspeed.rules.events import safety_car_rounds
-from toprace_pi.table.ansi import ColourMode, mode_of, paint
+from toprace_pi.render.ansi import ColourMode, mode_of, paint
 
 PLAIN, LINE = ".", "|"
 #: What the marks mean (the board has no other legend): within 80 columns.

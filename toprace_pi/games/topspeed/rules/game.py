@@ -5,7 +5,7 @@ the log (the engine draws no random number itself), so the log rebuilds the game
 A round then goes round the table in race order, leader first, each turn one draw, a pass
 or a pit stop, until every player's round has ended; the movement phase follows at once,
 with no decision in it. A pit stop's new deck is shuffled by chance when it is declared.
-Readings of what the text leaves open are in the README ("TOP SPEED: the third game").
+Readings of what the text leaves open are in docs/rules-topspeed.md.
 """
 
 from __future__ import annotations
