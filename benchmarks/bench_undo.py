@@ -42,10 +42,11 @@ from toprace_pi.games.toprace.data import load_deck, load_track  # noqa: E402
 from toprace_pi.games.toprace.rules import CHANCE, Game, Settings  # noqa: E402
 from toprace_pi.games.toprace.rules.variants import new_game  # noqa: E402
 from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM  # noqa: E402
-from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo  # noqa: E402
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table  # noqa: E402
 from toprace_pi.hardware.events import ButtonPressed  # noqa: E402
 from toprace_pi.hardware.sound import SilentSound  # noqa: E402
 from toprace_pi.table.controller import TableController  # noqa: E402
+from toprace_pi.table.demo import play_demo  # noqa: E402
 from toprace_pi.table.journal import Journal  # noqa: E402
 
 PLAYERS = ("Anna", "Ben", "Carla", "David")

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
-from test_every_game import new_game
+from support.games import new_game
 
 from toprace_pi.render.pieces import Piece
 

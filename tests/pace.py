@@ -1,5 +1,5 @@
 """A table played at human pace, for any game's tests: a fake clock the table loop runs by, and
-speech through the real :class:`~toprace_pi.hardware.sound.Announcer` to a speaker that takes
+speech through the real :class:`~toprace_pi.hardware.sound.speech.Announcer` to a speaker that takes
 as long by that clock as each sentence takes aloud.
 
 People lay a card every second or two and a sentence takes seconds to say, so speech falls
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from toprace_pi.hardware.sound import Announcer
+from toprace_pi.hardware.sound.speech import Announcer
 
 #: One input every 1.5 s; the loop ticks every 10 ms, as ``play`` does.
 PACE, TICK = 1.5, 0.01

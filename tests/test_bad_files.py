@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_cli import run
+from support.cli import run
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("toprace", "autorace", "topspeed")

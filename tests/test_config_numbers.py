@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_cli import run
+from support.cli import run
 
 from toprace_pi.core import registry
 from toprace_pi.errors import DataError
@@ -31,7 +31,7 @@ from toprace_pi.schema import Range, shown
 from toprace_pi.table.config import NUMBERS, READER_NUMBERS, main_reader, parse_config
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = list(registry.KNOWN)
+GAMES = registry.game_names()
 HUGE = 99999999999999999999
 EXAMPLES = [ROOT / "config.example.toml", *sorted((ROOT / "examples").glob("*.config.toml"))]
 #: An option of an example, "# key = value" or "# [section]": turned on by removing the "# ".
@@ -39,7 +39,7 @@ OPTION = re.compile(r"^# (?=\[[a-z0-9_.]+\][ \t]*(?:#.*)?$|[a-z_]+ = )", re.M)
 
 
 def game_numbers(game: str) -> dict[str, Range[Any]]:
-    return importlib.import_module(f"{registry.KNOWN[game]}.settings").NUMBERS
+    return importlib.import_module(f"toprace_pi.games.{game}.settings").NUMBERS
 
 
 def numbers_of(game: str) -> list[tuple[str, str, Range[Any]]]:

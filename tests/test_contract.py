@@ -184,4 +184,4 @@ def test_dead_code_is_gone():
 
 def test_table_defaults_come_from_one_place():
     config = TableConfig()
-    assert config.settings.claim_window == CLAIM_WINDOW and dict(config.buttons) == dict(DEFAULT_PINS)
+    assert config.settings.claim_window == CLAIM_WINDOW and dict(config.buttons.pins) == dict(DEFAULT_PINS)

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
+from support.controller import NEXT, OK, PASS, UNDO, Recorder
 from tracks import straight
 
 from toprace_pi.games.toprace.rules import Car, Deal, Game, MoveCar, Phase, PlayCard, Settings, Sold
@@ -14,31 +15,6 @@ from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
 from toprace_pi.table.controller import TableController
 
 TRACK = straight(40)
-NEXT, OK, PASS = ButtonPressed("next"), ButtonPressed("ok"), ButtonPressed("pass")
-UNDO = ButtonPressed("undo", held=True)
-
-
-class Recorder:
-    """Stands in for the buzzer and the speaker: remembers what they were told."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.sounds: list[str] = []
-
-    def say(self, text: str) -> None:
-        self.said.append(text)
-
-    def refuse(self) -> None:
-        self.sounds.append("refuse")
-
-    def confirm(self) -> None:
-        self.sounds.append("confirm")
-
-    def hurry(self) -> None:
-        self.sounds.append("hurry")
-
-    def finish(self, place: int) -> None:
-        self.sounds.append(f"finish {place}")
 
 
 def card_tag(number: int) -> TagLaid:

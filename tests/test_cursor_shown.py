@@ -125,8 +125,8 @@ def test_the_pictures_of_the_table_show_the_cursor_whatever_the_blink():
 
 
 def test_a_claim_question_takes_s_and_leaves_the_screen_when_its_window_closes():
-    """At a pit stop claim the README's ``s`` (lay your pit stop card) claims; a question whose window closes
-    while the player thinks leaves the panel at once, so the next OK is not read against it."""
+    """At a pit stop claim the key ``s`` of docs/playing-toprace.md (lay your pit stop card) claims; a question
+    whose window closes while the player thinks leaves the panel at once, so the next OK is not read against it."""
     demo = build_demo_table(load_track("speed-street"), 3, seed=2, say=lambda _: None)
     console = HumanConsole(keys=_NoKeys(), cars=demo.controller.game.cars, seats=[0])
     console.controller = demo.controller

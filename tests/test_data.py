@@ -124,7 +124,7 @@ class TestBrokenTracks:
         space(data, "a2")["front"] = "two"
         found = problems(data)
         assert any("tip_lines" in p for p in found)
-        assert "space a2: 'front' must be a number from 0 to 1000, not 'two'" in found
+        assert "space a2: 'front' must be a number from -1000 to 1000, not 'two'" in found
 
     def test_a_bad_file_on_disk_names_the_file(self, tmp_path):
         bad = tmp_path / "board.toml"

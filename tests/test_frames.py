@@ -17,7 +17,8 @@ from toprace_pi.games.toprace.report import event_lines, json_report, text_repor
 from toprace_pi.games.toprace.rules import Game, Phase
 from toprace_pi.games.toprace.rules.track import FINISH, FINISH_ID
 from toprace_pi.games.toprace.table.choices import choice_for
-from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
+from toprace_pi.table.demo import play_demo
 from toprace_pi.table.journal import applied_steps, load
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -7,11 +7,12 @@ import gc
 from collections.abc import Iterator
 
 import pytest
-from test_table import Clock, play_until
+from support.toprace_table import Clock, play_until
 
 from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.rules import Phase
-from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
+from toprace_pi.table.demo import play_demo
 from toprace_pi.table.garbage import collect_due, collections_between_steps, collections_off
 
 

@@ -1,4 +1,4 @@
-"""The README's short install recipe, systemd/README.md and the unit tell one story: every command of the
+"""The short install recipe (docs/install.md), systemd/README.md and the unit tell one story: every command of the
 short recipe is a step of the long one, and both set up the user, folders and venv the unit expects. And the
 build guide (hardware/) counts what each game needs as the code does: readers, tags, LEDs, current."""
 
@@ -12,7 +12,7 @@ from toprace_pi.core import registry
 from toprace_pi.games.autorace.data import load_board
 from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.topspeed.data import load_circuit
-from toprace_pi.hardware.strip import IDLE_MA_PER_LED, MA_PER_CHANNEL
+from toprace_pi.hardware.strip.power import IDLE_MA_PER_LED, MA_PER_CHANNEL
 from toprace_pi.table.config import parse_config
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,8 +29,8 @@ def commands(markdown: str) -> list[str]:
 
 
 def short_recipe() -> list[str]:
-    readme = (ROOT / "README.md").read_text("utf-8")
-    section = readme[readme.index("- **Install as a service:**"):readme.index("- **Building the table**")]
+    page = (ROOT / "docs" / "install.md").read_text("utf-8")
+    section = page[page.index("## Install as a service"):page.index("## Configuration")]
     return commands(section)
 
 

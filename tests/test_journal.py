@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_table import demo as demo_table
+from support.toprace_table import demo as demo_table
 
 from toprace_pi.cli import main
 from toprace_pi.errors import DataError
@@ -96,7 +96,7 @@ def test_a_new_game_archives_the_old_journal(tmp_path):
 def test_a_finished_game_in_the_journal_starts_a_new_one(tmp_path):
     path = tmp_path / "journal.jsonl"
     table = build_demo_table(load_track("speed-street"), 2, 1, say=lambda _: None, journal=path)
-    from toprace_pi.games.toprace.table.demo import play_demo
+    from toprace_pi.table.demo import play_demo
 
     play_demo(table, DemoPlayers(["greedy"] * 2, seed=1))
     table.close()

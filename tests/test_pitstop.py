@@ -19,28 +19,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, win_auction
-from test_properties import (
+from support.cards import BLUE_6, BLUE_RED, RED_6, YELLOW_6
+from support.pitstop import PitObserver, of_type, pit_deal, pit_illegal, refused, resolve
+from support.properties import (
     GAMES,
     MAX_ACTIONS_PER_RACE,
     TRACKS,
     Marks,
-    Observer,
     assert_json_round_trip,
     assert_replays,
-    illegal_actions,
     refuse_illegal,
-    state,
     track,
 )
 from tracks import straight
 
-from toprace_pi.errors import IllegalActionError, NotationError
+from toprace_pi.errors import NotationError
 from toprace_pi.games.toprace.bots import SIMPLE_KINDS
 from toprace_pi.games.toprace.rules import Breakdown, Car, Game, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
 from toprace_pi.games.toprace.rules.actions import Action, Deal, MoveCar, parse_action
 from toprace_pi.games.toprace.rules.events import (
     CardPlayed,
-    Event,
     Forfeited,
     PitStopClaimed,
     PitStopCollected,
@@ -50,7 +48,6 @@ from toprace_pi.games.toprace.rules.events import (
 from toprace_pi.games.toprace.rules.game import CHANCE
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.games.toprace.rules.variants.pitstop import (
-    DEAL,
     PIT_STOP_CLAIM,
     PIT_STOPS,
     ClaimPitStop,
@@ -60,31 +57,11 @@ from toprace_pi.games.toprace.rules.variants.pitstop import (
     TakeFromBox,
     TakeFromDiscard,
 )
-from toprace_pi.games.toprace.rules.variants.tips import TIP, TipsGame
+from toprace_pi.games.toprace.rules.variants.tips import TipsGame
 from toprace_pi.games.toprace.simulate import bots_for, player_names
 
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(200)
-RED_6 = 1  # Red 6 / Yellow 4 / Black 2 / Blue 1
-YELLOW_6 = 13  # Yellow 6 / Red 4 / Black 2
-BLUE_6 = 17  # Blue 6 / Green 4 / Red 2
-BLUE_3 = 37  # Blue 3 / Red 2 / Black 1
-BLUE_RED = 46  # Sprint/Breakdown Blue-Red
-MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR)
-
-
-def pit_deal(players: int, hands: Sequence[Sequence[int]] = (), box: Sequence[int] | None = None) -> Deal:
-    """A Pit Stop deal: seat i holds ``hands[i]``, the box ``box``; the rest in deck order."""
-    k, n = DEAL[players]
-    wanted = [list(h) for h in hands] + [[] for _ in range(players - len(hands))]
-    chosen = list(box or ())
-    rest = [c for c in DECK.numbers if c not in chosen and all(c not in h for h in wanted)]
-    for hand in wanted:
-        while len(hand) < k:
-            hand.append(rest.pop(0))
-    while len(chosen) < n:
-        chosen.append(rest.pop(0))
-    return Deal(tuple(tuple(sorted(h)) for h in wanted), tuple(rest), tuple(chosen))
 
 
 def pit_game(players: int = 2, hands: Sequence[Sequence[int]] = (), box: Sequence[int] | None = None, *,
@@ -103,29 +80,12 @@ def pit_game(players: int = 2, hands: Sequence[Sequence[int]] = (), box: Sequenc
     return game
 
 
-def resolve(game: Game) -> None:
-    """Work through the card in play with the first choice each time."""
-    while game.phase in MID_CARD:
-        game.apply(game.legal_actions()[0])
-
-
 def play(game: Game, number: int, claim_by: int | None = None) -> None:
     """The seat to move plays ``number``; ``claim_by`` claims it, everyone else asked passes."""
     game.apply(PlayCard(number))
     resolve(game)
     while game.phase is PIT_STOP_CLAIM:
         game.apply(ClaimPitStop() if game.to_move == claim_by else Pass())
-
-
-def of_type(game: Game, kind: type) -> list[Event]:
-    return [e for e in game.events if isinstance(e, kind)]
-
-
-def refused(game: Game, action: Action, match: str) -> None:
-    before = state(game)
-    with pytest.raises(IllegalActionError, match=match):
-        game.apply(action)
-    assert state(game) == before
 
 
 # --- dealing ------------------------------------------------------------------------------
@@ -492,49 +452,6 @@ def pit_setups(draw: st.DrawFn, races: st.SearchStrategy[int] = st.just(1)) -> P
                     draw(st.sampled_from(VARIANTS)), draw(races), draw(st.booleans()))
 
 
-class PitObserver(Observer):
-    """The base observer, with the Pit Stop rule's card places instead of "each card
-    played once", and the pit stop cards accounted for."""
-
-    def __init__(self, game: Game) -> None:
-        super().__init__(game)
-        self.left_out: tuple[int, ...] = ()
-        self.used = Counter[int]()  # pit stop cards used up this race, by seat
-        self.plays = 0
-
-    def _event(self, event: Event) -> None:
-        if isinstance(event, (PitStopTaken, PitStopCollected)):
-            self.used[event.seat] += 1
-        elif isinstance(event, CardPlayed):
-            self.plays += 1
-        super()._event(event)
-
-    def after(self, action: Action) -> None:
-        if isinstance(action, Deal):
-            self.left_out, self.used, self.plays = action.left_out, Counter(), 0
-        super().after(action)
-
-    def _check_cards(self) -> None:
-        game = self.game
-        assert isinstance(game, PitStopGame)
-        if game.phase is Phase.DEAL:
-            return
-        waiting = [n for w in game.pit_waiting for n in w]
-        places = game.box + game.discard + waiting + list(self.left_out)
-        if game.hands is not None:
-            assert [len(h) for h in game.hands] == game.hand_size
-            places += [n for h in game.hands for n in h]
-            assert sorted(places) == sorted(game.deck.numbers), "a speed card in two places, or in none"
-        else:
-            known = [n for k in game.known.by_seat for n in k]
-            assert len(set(places + known)) == len(places + known), "a speed card in two places"
-            assert len(places) + sum(game.hand_size) == len(game.deck)
-            assert all(len(k) <= size for k, size in zip(game.known.by_seat, game.hand_size, strict=True))
-        assert len(game.played) == self.plays and set(game.played) <= set(game.deck.numbers)
-        for seat in range(game.player_count):
-            assert game.pit_stops[seat] == PIT_STOPS - self.used[seat] >= len(game.pit_waiting[seat])
-
-
 def drive(setup: PitSetup, probe=None, probe_rate: float = 0.0) -> tuple[Game, PitObserver]:
     """Play ``setup`` to its end, the observer checking after every action."""
     game = setup.new_game()
@@ -555,42 +472,6 @@ def drive(setup: PitSetup, probe=None, probe_rate: float = 0.0) -> tuple[Game, P
         observer.after(action)
     assert len(game.results) == setup.races and game.legal_actions() == []
     return game, observer
-
-
-def pit_illegal(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
-    """Actions the Pit Stop rule forbids now (plus the base ones for the other phases)."""
-    assert isinstance(game, PitStopGame)
-    if game.phase is PIT_STOP_CLAIM:
-        return [("a card played during the claims", PlayCard(game.claim_card)),
-                ("a collect during the claims", CollectPitStop(game.claim_card)),
-                ("a pit stop during the claims", TakeFromDiscard())]
-    if game.phase is Phase.DEAL:
-        deal = game.deal(random.Random(rng.getrandbits(32)))
-        assert deal.hands is not None
-        return [("a deal without the box", Deal(deal.hands, deal.left_out + deal.box)),
-                ("a box card also in a hand", Deal(deal.hands, deal.left_out, deal.box[1:] + deal.hands[0][:1]))]
-    if game.phase is TIP:
-        return [("a pit stop during a tip round", TakeFromDiscard()), ("a claim during a tip round", ClaimPitStop())]
-    if game.phase is not Phase.PLAY_CARD:
-        return illegal_actions(game, rng)
-    seat = game.seat
-    found: list[tuple[str, Action]] = [("a card on the discard pile", PlayCard(n)) for n in game.discard[-2:]]
-    found += [("a box card played", PlayCard(n)) for n in game.box[:2]]
-    found += [("a box card that is not there", TakeFromBox(n)) for n in game.discard[-1:]]
-    found += [("collecting a card that does not wait", CollectPitStop(n)) for n in game.box[:1]]
-    if game.hands is not None:
-        others = [n for s, hand in enumerate(game.hands) if s != seat for n in hand]
-        found += [("another player's card", PlayCard(n)) for n in rng.sample(others, min(2, len(others)))]
-    if game.pit_waiting[seat]:
-        found.append(("a pass with a card waiting", Pass()))
-        found += [("a play with a card waiting", PlayCard(n)) for n in (game.hands[seat] if game.hands else [])[:1]]
-    elif game.hand_size[seat] and not game.PASS_WITH_CARDS:
-        found.append(("a pass while holding cards", Pass()))
-    if not game.free_pit_stops(seat):
-        found += [("a pit stop without a free pit stop card", TakeFromBox(n)) for n in game.box[:1]]
-    if not game.discard:
-        found.append(("a pit stop from an empty discard pile", TakeFromDiscard()))
-    return found
 
 
 def refuse(game: Game, rng: random.Random, seen: Counter[str]) -> None:

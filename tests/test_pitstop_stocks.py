@@ -19,8 +19,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
-from test_pitstop import PitObserver, of_type, pit_illegal, refused, resolve
-from test_properties import (
+from support.cards import BLUE_6, RED_6
+from support.pitstop import PitObserver, of_type, pit_illegal, refused, resolve
+from support.properties import (
     GAMES,
     MAX_ACTIONS_PER_RACE,
     TRACKS,
@@ -30,8 +31,8 @@ from test_properties import (
     refuse_illegal,
     track,
 )
-from test_stocks import GRID, win_offer
-from test_stocks import illegal as stocks_illegal
+from support.stocks import GRID, win_offer
+from support.stocks import illegal as stocks_illegal
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
@@ -81,9 +82,6 @@ from toprace_pi.games.toprace.simulate import bots_for, player_names
 B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(200)
 SPRINT_BREAKDOWN = (46, 47, 48)
-RED_6 = 1  # Red 6 / Yellow 4 / Black 2 / Blue 1
-YELLOW_6 = 13  # Yellow 6 / Red 4 / Black 2
-BLUE_6 = 17  # Blue 6 / Green 4 / Red 2
 VARIANT = "pitstop+stocks"
 TURN_ACTIONS = (PlayCard, CollectPitStop, TakeFromBox, TakeFromDiscard, Pass)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, PURPLE, RED, YELLOW, race_ready
+from support.cards import BLUE_5, BLUE_RED, PURPLE_6_JOKER, RED_6, YELLOW_6
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
@@ -14,10 +15,6 @@ B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)
 # Anna (seat 0) owns Red, Yellow, Black; Ben owns Blue, Purple, Green.
 OWNERS = {R: 0, B: 1, Y: 0, P: 1, K: 0, G: 1}
-RED_6 = 1  # Red 6 / Yellow 4 / Black 2 / Blue 1
-PURPLE_6_JOKER = 7  # Purple 6 / Yellow 4 / White 2 / Blue 1
-YELLOW_6 = 13  # Yellow 6 / Red 4 / Black 2
-BLUE_RED = 46  # Sprint/Breakdown Blue-Red
 
 
 def at(game, car: Car) -> str:
@@ -110,7 +107,6 @@ def test_breakdown_the_car_ahead_waits_until_the_other_is_level():
     assert game.to_move == 1
 
 
-BLUE_5 = 31  # Blue 5 / Yellow 4 / Purple 3 / Red 2
 
 
 def test_a_broken_down_car_keeps_waiting_while_the_chaser_is_behind():

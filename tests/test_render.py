@@ -15,8 +15,8 @@ import pytest
 from boards import inside, random_game
 from boards import spaces as space_elements
 from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW, race_ready
-from test_cli_games import run
-from test_rulebook_on_tracks import YELLOW_6
+from support.cards import YELLOW_6
+from support.cli import run
 from tracks import straight
 
 from toprace_pi.core.colour import dim
@@ -32,7 +32,7 @@ from toprace_pi.games.toprace.rules.events import CarMoved
 from toprace_pi.games.toprace.rules.track import FINISH, Track
 from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.view import TableView, lights_by_space
-from toprace_pi.table.ansi import ColourMode, colour_mode, paint, xterm_256
+from toprace_pi.render.ansi import ColourMode, colour_mode, paint, xterm_256
 
 SVG = "{http://www.w3.org/2000/svg}"
 ESCAPE = "\x1b"

@@ -54,8 +54,24 @@ from places import (
     step_kind,
 )
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, deal_with, race_ready, win_auction
-from test_pitstop import pit_deal
-from test_properties import reference_moves, track
+from support.cards import (
+    BLACK_5_JOKER,
+    BLACK_6,
+    BLACK_6_YELLOW,
+    BLUE_3,
+    BLUE_5,
+    BLUE_6,
+    BLUE_RED,
+    PURPLE_5,
+    PURPLE_6,
+    PURPLE_6_JOKER,
+    PURPLE_10_JOKER,
+    RED_6,
+    YELLOW_6,
+    YELLOW_10,
+)
+from support.pitstop import pit_deal
+from support.properties import reference_moves, track
 
 from toprace_pi.games.toprace.data import track_names
 from toprace_pi.games.toprace.rules import (
@@ -100,17 +116,6 @@ B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 TRACKS = track_names()
 # Anna (seat 0) owns Red, Yellow, Black and starts the race; Ben owns Blue, Purple, Green.
 OWNERS = {R: 0, B: 1, Y: 0, P: 1, K: 0, G: 1}
-RED_6 = 1  # Red 6 / Yellow 4 / Black 2 / Blue 1
-BLACK_6 = 3  # Black 6 / Purple 4 / Green 2 / Yellow 1
-PURPLE_6_JOKER = 7  # Purple 6 / Yellow 4 / White 2 / Blue 1
-YELLOW_6 = 13  # Yellow 6 / Red 4 / Black 2
-BLACK_6_YELLOW = 14  # Black 6 / Yellow 4 / Purple 2
-PURPLE_6 = 15  # Purple 6 / Black 4 / Green 2
-BLUE_6 = 17  # Blue 6 / Green 4 / Red 2
-BLUE_5 = 31  # Blue 5 / Yellow 4 / Purple 3 / Red 2
-PURPLE_5 = 35  # Purple 5 / Blue 4 / Yellow 3 / Green 2
-BLUE_3 = 37  # Blue 3 / Red 2 / Black 1
-BLUE_RED = 46  # Sprint/Breakdown Blue-Red
 #: The movement cards on which Blue moves first, in deck order.
 BLUE_FIRST = [n for n in DECK.numbers if isinstance(DECK[n], MovementCard) and DECK[n].moves[0][0] == B]
 MID_CARD = (Phase.CHOOSE_JOKER, Phase.SPRINT_OR_BREAKDOWN, Phase.MOVE_CAR, Phase.RETURN_CAR, TIP)
@@ -287,8 +292,6 @@ def test_the_joker_moves_any_car_not_shown_on_the_card(name):
     assert game.moving.car == B and game.moving.points == 1
 
 
-BLACK_5_JOKER = 28  # Black 5 / Blue 3 / White 3 / Purple 1
-PURPLE_10_JOKER = 23  # Purple 10 / Blue 2 / White 1
 
 
 @on_every_track
@@ -471,7 +474,6 @@ def test_on_speed_street_red_waiting_at_b10_goes_back_to_c10_when_a10_b10_c11_ar
 # --- Finish and the race's end ---------------------------------------------------------------------------
 
 
-YELLOW_10 = 21  # Yellow 10 / Purple 2 / White 1
 
 
 def finish_example(t: Track) -> tuple[int, Car, Car, Pair]:

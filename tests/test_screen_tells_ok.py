@@ -27,7 +27,7 @@ from toprace_pi.games.toprace.rules.variants.pitstop import ClaimPitStop
 from toprace_pi.games.toprace.rules.variants.stocks import Trade
 from toprace_pi.games.toprace.rules.variants.tips import Tip
 from toprace_pi.games.toprace.table.choices import label as toprace_label
-from toprace_pi.games.topspeed.table.side import label as topspeed_label
+from toprace_pi.games.topspeed.table.words import label as topspeed_label
 from toprace_pi.hardware.keyboard import KEY_UID
 from toprace_pi.table.journal import load
 

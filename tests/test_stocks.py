@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
+from scenarios import CARS, DECK, NAMES
+from support.cards import BLUE_5, RED_6
+from support.stocks import GRID, B, G, K, P, R, Y, illegal, win_offer
 from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
@@ -34,10 +36,9 @@ from toprace_pi.games.toprace.rules import (
     PlayCard,
     Settings,
     Sold,
-    Sprint,
 )
 from toprace_pi.games.toprace.rules.actions import Action, ReturnCar, TakeCar, parse_action
-from toprace_pi.games.toprace.rules.auction import OPENING_BID, STEP
+from toprace_pi.games.toprace.rules.auction import OPENING_BID
 from toprace_pi.games.toprace.rules.events import (
     AuctionWon,
     CardPlayed,
@@ -58,7 +59,6 @@ from toprace_pi.games.toprace.rules.variants.stocks import (
     DEAL,
     MAX_STOCKS,
     PITSTOP_DEAL,
-    TAKE_OFFER,
     TOTAL_STOCKS,
     TRADE,
     Grid,
@@ -71,15 +71,11 @@ from toprace_pi.games.toprace.rules.variants.stocks import (
 )
 from toprace_pi.games.toprace.rules.variants.stocks import GRID as GRID_PHASE
 from toprace_pi.games.toprace.simulate import bots_for, player_names, simulate
-from toprace_pi.games.toprace.table.side import announcement
+from toprace_pi.games.toprace.table.words import announcement
 
-B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 ROAD = straight(40)
 SPRINT_BREAKDOWN = (46, 47, 48)
 BLUE_RED = 46
-RED_6 = 1  # Red 6 / Yellow 4 / Black 2 / Blue 1
-BLUE_5 = 31  # Blue 5 / Yellow 4 / Purple 3 / Red 2
-GRID = Grid((B, R, Y, K, P, G))
 
 
 # --- helpers ------------------------------------------------------------------------
@@ -105,20 +101,6 @@ def stocks_deal(players: int, hands: Sequence[Sequence[int]] = (), offer: Sequen
     while len(row) < size:
         row.append(rest.pop(0))
     return Deal(tuple(tuple(sorted(h)) for h in wanted), tuple(rest), offer=tuple(sorted(row)))
-
-
-def win_offer(game: Game, seat: int, price: int = OPENING_BID) -> None:
-    """Bid so that ``seat`` wins the offer auction now running, for ``price`` if it can."""
-    while game.phase is Phase.BID:
-        auction = game.auction
-        assert auction is not None
-        if game.to_move == seat:
-            game.apply(Bid(max(price, auction.bid_range(game.money)[0])))
-        elif not auction.may_pass():
-            game.apply(Bid(OPENING_BID))
-        else:
-            game.apply(Pass())
-    assert game.phase is TAKE_OFFER and game.to_move == seat, (game.phase, game.to_move)
 
 
 def ready(
@@ -746,54 +728,6 @@ def assert_replays(game: StocksGame) -> None:
     assert again.snapshot() == game.snapshot() and again.events == game.events
     saved = json.loads(json.dumps(game.to_dict()))
     assert saved["snapshot"] == game.snapshot()
-
-
-WRONG_KIND: dict[Phase, Action] = {
-    Phase.DEAL: Grid((B, R, Y, K, P, G)),
-    Phase.BID: TakeOffer(46),
-    TAKE_OFFER: Bid(OPENING_BID),
-    GRID_PHASE: Deal(None),
-    Phase.PLAY_CARD: Trade((B, B), (R, R)),
-    TRADE: PlayCard(1),
-    Phase.SPRINT_OR_BREAKDOWN: Pass(),
-    Phase.CHOOSE_JOKER: Sprint(),
-    Phase.MOVE_CAR: Trade((B, B), (R, R)),
-    Phase.RETURN_CAR: Pass(),
-    Phase.GAME_OVER: Trade((B, B), (R, R)),
-}
-
-
-def illegal(game: StocksGame, rng: random.Random) -> list[Action]:
-    found = [WRONG_KIND[game.phase]]
-    if game.phase is Phase.DEAL:
-        deal = game.deal(random.Random(rng.getrandbits(32)))
-        assert deal.hands is not None
-        found += [Deal(deal.hands, deal.left_out + deal.offer[:1], offer=deal.offer[1:]),
-                  Deal(deal.hands, deal.left_out), Deal(None)]
-    elif game.phase is Phase.BID:
-        auction = game.auction
-        assert auction is not None
-        found += [Bid(OPENING_BID + STEP // 2), Bid(0)] + ([] if auction.may_pass() else [Pass()])
-        found += [Sold(s, OPENING_BID) for s in range(game.player_count) if not auction.may_bid(s)]
-    elif game.phase is TAKE_OFFER:
-        found += [TakeOffer(99)] + ([TakeOffer(n) for n in game.hands[game.seat][:2]] if game.hands else [])
-    elif game.phase is GRID_PHASE:
-        found += [Grid((B, R, Y, K, P, P)), Grid((B, R))]
-    elif game.phase is Phase.PLAY_CARD:
-        found += [Pass(), PlayCard(99)] + [PlayCard(n) for n in game.played[-2:]]
-        if game.hands is not None:
-            found += [PlayCard(h[0]) for s, h in enumerate(game.hands) if s != game.seat and h]
-    elif game.phase is TRADE:
-        held = game.stocks[game.seat]
-        found += [Trade((B,), (R,)), Trade((B, B, R), (R, R, B))]
-        short = [c for c in CARS if held[c] < 2]
-        if short:
-            found.append(Trade((short[0], short[0]), (short[0], short[0])))
-        full = [c for c in CARS if held[c] >= MAX_STOCKS - 1]
-        if full:
-            other = next(c for c in CARS if c != full[0] and held[c] >= 2)
-            found.append(Trade((other, other), (full[0], full[0])))
-    return found
 
 
 def refuse_illegal(game: StocksGame, rng: random.Random) -> None:

@@ -5,37 +5,16 @@ from __future__ import annotations
 
 import pytest
 from scenarios import CARS, RED
+from support.hang import HANG_LIMIT
+from support.toprace_table import Clock, demo, play_until
 
 from toprace_pi.games.toprace.data import load_deck, load_track
 from toprace_pi.games.toprace.rules import MoveCar, Phase
 from toprace_pi.games.toprace.rules.variants import replay_game
-from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid, play_demo
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, car_uid, card_uid
 from toprace_pi.games.toprace.table.view import BLINK, GLOW, dim
+from toprace_pi.table.demo import play_demo
 from toprace_pi.table.run import RETRY
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def demo(track: str = "speed-street", players: int = 4, seed: int = 3, deck: str = "standard"):
-    said: list[str] = []
-    clock = Clock()
-    table = build_demo_table(load_track(track), players, seed, deck=deck, say=said.append, clock=clock)
-    return table, said, clock
-
-
-def play_until(table, players: DemoPlayers, done) -> None:
-    for _ in range(5000):
-        if done(table.controller.game):
-            return
-        players.act(table)
-    raise AssertionError("the condition never came")
-
 
 GAMES = [("speed-street", 2, "greedy"), ("lake-lane", 3, "random"), ("desert-drive", 4, "greedy"),
          ("turbo-town", 5, "random"), ("speed-street", 6, "greedy"), ("turbo-town", 2, "greedy"),
@@ -172,7 +151,7 @@ def test_undo_held_on_the_button_takes_back_a_step():
     pin.drive_low()
     import time
 
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + HANG_LIMIT  # a guard: the hold is seen in well under a second
     while "took back" not in " ".join(said[-2:]) and time.monotonic() < deadline:
         table.table.step()
         time.sleep(0.02)
@@ -189,7 +168,7 @@ def test_a_card_read_by_the_real_pn532_driver_is_played_at_the_table():
 
     from toprace_pi.games.toprace.rules import PlayCard
     from toprace_pi.hardware.ndef import encode_record
-    from toprace_pi.hardware.pn532 import Pn532Reader
+    from toprace_pi.hardware.readers.pn532 import Pn532Reader
     from toprace_pi.table.run import ReaderSlot
 
     table, said, clock = demo()

@@ -7,7 +7,8 @@ import queue
 
 import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, DECKS, GREEN, NAMES, PURPLE, RED, YELLOW, assert_played_with_its_edition
-from test_controller import NEXT, OK, PASS, UNDO, Recorder
+from support.controller import NEXT, OK, PASS, UNDO, Recorder
+from support.toprace_table import Clock
 from tracks import straight
 
 from toprace_pi.games.toprace.data import load_track
@@ -16,23 +17,16 @@ from toprace_pi.games.toprace.rules.variants import new_game
 from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop, TakeFromBox, TakeFromDiscard
 from toprace_pi.games.toprace.rules.variants.stocks import GRID, TAKE_OFFER, TRADE, Grid, Trade
 from toprace_pi.games.toprace.table.board import TrackBoard
-from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table, play_demo
+from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.games.toprace.table.entries import CLAIM_WINDOW, ClaimWindow, LayoutEntry, TradeEntry
 from toprace_pi.hardware.events import TagLaid
 from toprace_pi.hardware.profile import default_profile
 from toprace_pi.hardware.strip import SimulatedStrip
 from toprace_pi.table.controller import HURRY_BEFORE, LATE_PRESS, TableController
+from toprace_pi.table.demo import play_demo
 from toprace_pi.table.run import StripSlot, Table
 
 TRACK = straight(40)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def tag(kind: int, value: int, reader: str = "discard") -> TagLaid:

@@ -14,8 +14,8 @@ from emulators.hub import FakeClock, HubRig, protocol
 from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.rules import Settings
 from toprace_pi.hardware.events import DeviceStatus
-from toprace_pi.hardware.hub import HubReader
-from toprace_pi.hardware.sound import Announcer
+from toprace_pi.hardware.readers.hub import HubReader
+from toprace_pi.hardware.sound.speech import Announcer
 from toprace_pi.service import LogFormat, logs_to_journald
 from toprace_pi.table import journal as journal_module
 from toprace_pi.table.config import parse_config
@@ -33,10 +33,10 @@ def test_control_characters_become_visible_escapes_and_printable_text_is_kept():
 
 
 def test_a_log_line_cannot_be_forged_and_carries_journalds_priority_under_systemd():
-    record = logging.LogRecord("toprace_pi.hardware.hub", logging.WARNING, __file__, 1,
+    record = logging.LogRecord("toprace_pi.hardware.readers.hub", logging.WARNING, __file__, 1,
                                "the hub says %s", ("oops\nINFO forged: all well\x1b[0m",), None)
     plain = LogFormat(journald=False).format(record)
-    assert plain == "WARNING toprace_pi.hardware.hub: the hub says oops\\nINFO forged: all well\\x1b[0m"
+    assert plain == "WARNING toprace_pi.hardware.readers.hub: the hub says oops\\nINFO forged: all well\\x1b[0m"
     journald = LogFormat(journald=True).format(record)
     assert journald == "<4>" + plain
     record.levelno, record.levelname = logging.INFO, "INFO"
@@ -75,7 +75,7 @@ def test_a_hub_error_frame_holding_a_newline_forges_no_log_line_nor_a_second_spo
         reader.close()
         rig.close()
     told = [line for line in stream.getvalue().splitlines() if "fails" in line]
-    assert told == ["<4>WARNING toprace_pi.hardware.hub: reader hub: the discard reader fails: "
+    assert told == ["<4>WARNING toprace_pi.hardware.readers.hub: reader hub: the discard reader fails: "
                     "no ACK\\nERROR toprace_pi.table.controller: FORGED LINE\\x1b[2J"]
     assert not any("FORGED" in line and "fails" not in line for line in stream.getvalue().splitlines())
     status = next(event for event in events if isinstance(event, DeviceStatus))

@@ -8,8 +8,8 @@ import re
 import xml.etree.ElementTree as ET
 
 from boards import SVG
+from support.autorace import cut_mid_round
 
-from autorace.test_demo import cut_mid_round
 from toprace_pi.cli import main
 from toprace_pi.games.autorace.rules import Choose
 

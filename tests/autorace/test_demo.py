@@ -10,15 +10,17 @@ import re
 import stat
 
 import pytest
-from pace import PACE, Hearing, listen, play_at_pace, run_loop
+from pace import Hearing, listen, play_at_pace
+from support.autorace import cut_mid_round
 
 from toprace_pi.games.autorace.rules import BANNER, Phase, Reveal
 from toprace_pi.games.autorace.table.demo import DemoPlayers, build_demo_table, card_uid, run_demo
-from toprace_pi.games.autorace.table.replay import replay_journal
-from toprace_pi.table.ansi import ColourMode
+from toprace_pi.games.autorace.table.replay import AutoraceReplay
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.table.config import parse_config
 from toprace_pi.table.journal import load
 from toprace_pi.table.live import open_game, open_table
+from toprace_pi.table.replay import replay_journal
 from toprace_pi.table.screen import DemoScreen
 
 #: While the players listen to a round's news, the table loop runs at this pace (seconds).
@@ -124,30 +126,13 @@ def test_the_demo_writes_a_private_journal_that_replays_to_the_same_game(espeak_
     controller, _ = play_series(3, 7, games=2, journal=path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     out: list[str] = []
-    replayed = replay_journal(path, pause=0, colour=False, out=out.append)
+    replayed = replay_journal(path, AutoraceReplay(colour=False), pause=0, out=out.append)
     assert state(replayed) == state(controller.game)
-    assert replay_journal(path, narrate=False, out=out.append).log == controller.game.log
+    assert replay_journal(path, AutoraceReplay(), narrate=False, out=out.append).log == controller.game.log
     told = [line for line in out[:-1] if "\n" not in line]  # the events' sentences (the boards are drawings)
     assert told == [event.text(replayed.names) for event in replayed.events]
     assert_nothing_before_a_reveal_tells_a_card(told)
     assert out[-1] == f"{path}: {len(controller.game.log)} steps; the series is over"
-
-
-def cut_mid_round(path, seed: int, *, rounds: int):
-    """A four-player game with its journal at ``path``, played ``rounds`` rounds and then until two
-    seats have laid their card of the next, when the power is cut; the controller as it was."""
-    hearing = Hearing()
-    demo = build_demo_table(4, say=hearing.say, clock=hearing.clock, journal=path)
-    bots = DemoPlayers(["random"] * 4, seed)
-    game = demo.controller.game
-    try:
-        while game.round <= rounds or sum(card is not None for card in game.sealed) < 2:
-            bots.act(demo)
-            run_loop(demo, hearing.clock, PACE)
-    finally:  # the power is cut
-        demo.close()
-        hearing.close()
-    return demo.controller
 
 
 def test_a_game_cut_mid_round_resumes_from_its_journal_with_the_cards_sealed(espeak_on_path, tmp_path):

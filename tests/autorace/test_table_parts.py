@@ -27,7 +27,7 @@ from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
 from toprace_pi.hardware.keyboard import KEY_UID, Keyboard
 from toprace_pi.hardware.profile import Profile, default_profile
 from toprace_pi.hardware.tags import TagRegistry, parse_record
-from toprace_pi.table.ansi import ColourMode
+from toprace_pi.render.ansi import ColourMode
 from toprace_pi.table.config import parse_config
 from toprace_pi.table.tools import enrol
 

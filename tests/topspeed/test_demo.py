@@ -10,17 +10,19 @@ import re
 
 import pytest
 from pace import PACE, Hearing, play_at_pace, run_loop
-from test_cli_games import run
+from support.cli import run
 
 from toprace_pi.games.topspeed.render.palette import seat_cars
 from toprace_pi.games.topspeed.render.terminal import render_board
 from toprace_pi.games.topspeed.rules import Keep, Leave
 from toprace_pi.games.topspeed.simulate import simulate
 from toprace_pi.games.topspeed.table.demo import DemoPlayers, build_demo_table, run_demo
-from toprace_pi.games.topspeed.table.replay import replay_journal
-from toprace_pi.games.topspeed.table.side import TopSpeedTable, label
+from toprace_pi.games.topspeed.table.replay import TopSpeedReplay
+from toprace_pi.games.topspeed.table.side import TopSpeedTable
+from toprace_pi.games.topspeed.table.words import label
 from toprace_pi.table.config import parse_config
 from toprace_pi.table.live import open_game
+from toprace_pi.table.replay import replay_journal
 from toprace_pi.table.screen import DemoScreen
 
 
@@ -94,7 +96,7 @@ def test_the_journal_plays_back_the_race_as_the_table_told_it(espeak_on_path, tm
     path = tmp_path / "journal.jsonl"
     controller, hearing = play_race(3, 6, journal=path)
     out: list[str] = []
-    replayed = replay_journal(path, pause=0, colour=False, out=out.append)
+    replayed = replay_journal(path, TopSpeedReplay(colour=False), pause=0, out=out.append)
     assert state(replayed) == state(controller.game)
     told = [line for line in out[:-1] if "\n" not in line]
     assert told == hearing.news and out[-1] == f"{path}: {len(controller.game.log)} steps; the race is over"

@@ -1,5 +1,5 @@
-"""TOP SPEED's rules, one at a time, on the shipped circuit and deck (each reading of
-the README's TOP SPEED readings has its test here, named after it)."""
+"""TOP SPEED's rules, one at a time, on the shipped circuit and deck (each reading in
+docs/rules-topspeed.md has its test here, named after it)."""
 
 from __future__ import annotations
 

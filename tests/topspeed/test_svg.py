@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from boards import SVG, drawn_pieces, inside, outline, parse, random_game, spaces, view_box
-from test_cli_games import run
+from support.cli import run
 
 from toprace_pi.core import registry
 from toprace_pi.games.topspeed.render.svg import TRACK_WIDTH, board_svg, on_the_grid, pieces
