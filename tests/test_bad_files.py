@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from support.cli import run
+from support.hang import hang_guard
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("toprace", "autorace", "topspeed")
@@ -24,8 +25,10 @@ HUGE = "99999999999999999999"
 
 
 def refused(capsys, argv: list[str], source: Path, *expected: str, code: int = 2) -> str:
-    """Run the command: it exits with ``code``, naming ``source`` and each of ``expected``, no traceback."""
-    done, out, err = run(capsys, *argv)
+    """Run the command: it exits with ``code``, naming ``source`` and each of ``expected``, no traceback (a
+    ``play`` that took the file would start its table and never return: the guard stops it)."""
+    with hang_guard(what=" ".join(argv[:1])):
+        done, out, err = run(capsys, *argv)
     said = err if code == 2 else out
     assert done == code, (out, err)
     assert said.startswith(f"{'toprace-pi: ' if code == 2 else ''}{source}:"), said
