@@ -31,6 +31,8 @@ autodoc_typehints = "description"
 html_theme = "alabaster"
 html_title = "toprace_pi"
 html_theme_options = {"page_width": "1100px", "sidebar_width": "230px"}
+#: Every page shows the site's contents beside it, and a search box.
+html_sidebars = {"**": ["navigation.html", "relations.html", "searchbox.html"]}
 
 
 LINK = re.compile(r"\]\((?!https?:|mailto:|#)([^)\s#]+)(#[^)\s]*)?\)")
