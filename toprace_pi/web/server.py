@@ -84,7 +84,7 @@ class WebServer:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: web.AppRunner | None = None
         self._thread: threading.Thread | None = None
-        self._pages = {name: _file(name) for name in ("board.html", "seat.html", "gone.html")}
+        self._pages = {name: _file(name) for name in ("board.html", "seat.html", "gone.html", "no-board.html")}
         self._static = {name: _file(name) for name in STATIC}
         self.bounds = bounds()
         self._followers = 0
@@ -206,7 +206,7 @@ class WebServer:
 
     async def _table_page(self, request: web.Request) -> web.StreamResponse:
         return self._html("board.html") if self.joining.opens_board(request.match_info["token"]) \
-            else self._html("gone.html", 404)
+            else self._html("no-board.html", 404)
 
     async def _table_feed(self, request: web.Request) -> web.StreamResponse:
         if not self.joining.opens_board(request.match_info["token"]):
