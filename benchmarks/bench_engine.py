@@ -62,7 +62,7 @@ from toprace_pi.games.autorace.rules import Settings as AutoraceSettings  # noqa
 from toprace_pi.games.toprace.data import load_deck, load_track, track_names  # noqa: E402
 from toprace_pi.games.toprace.rules.actions import PlayCard  # noqa: E402
 from toprace_pi.games.toprace.rules.cards import Deck, MovementCard  # noqa: E402
-from toprace_pi.games.toprace.rules.game import Game  # noqa: E402
+from toprace_pi.games.toprace.rules.game import TopRace  # noqa: E402
 from toprace_pi.games.toprace.rules.track import Track  # noqa: E402
 from toprace_pi.games.toprace.rules.variants import variant_names  # noqa: E402
 from toprace_pi.games.toprace.simulate import simulate  # noqa: E402
@@ -216,7 +216,7 @@ def half_way(game: Any, first: Callable[[Any], bool]) -> Any:
     return game.replayed(game.log[:(start + len(game.log)) // 2])
 
 
-def toprace_positions(deck: Deck, effort: Effort) -> list[Game]:
+def toprace_positions(deck: Deck, effort: Effort) -> list[TopRace]:
     track = load_track(PLAYOUT_TRACK)
     games = (simulate(track, deck, players=PLAYERS, seed=seed) for seed in range(effort.positions))
     return [half_way(game, lambda action: isinstance(action, PlayCard)) for game in games]

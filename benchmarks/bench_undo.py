@@ -39,7 +39,7 @@ from timing import timed, yardstick  # noqa: E402  (beside this script)
 
 from toprace_pi.games.toprace.bots import make_bot  # noqa: E402
 from toprace_pi.games.toprace.data import load_deck, load_track  # noqa: E402
-from toprace_pi.games.toprace.rules import CHANCE, Game, Settings  # noqa: E402
+from toprace_pi.games.toprace.rules import Settings, TopRace  # noqa: E402
 from toprace_pi.games.toprace.rules.variants import new_game  # noqa: E402
 from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM  # noqa: E402
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table  # noqa: E402
@@ -53,17 +53,17 @@ PLAYERS = ("Anna", "Ben", "Carla", "David")
 POINTS = (200, 5_000)
 
 
-def match(races: int, seed: int = 1) -> Game:
+def match(races: int, seed: int = 1) -> TopRace:
     """A whole Pit Stop match of bots on the engine alone."""
     settings = Settings(PLAYERS, races=races, variant="pitstop")
     game = new_game(settings, load_track("speed-street"), load_deck("standard"))
     rng, bot = random.Random(seed), make_bot("greedy", seed)
     while not game.is_over:
-        game.apply(game.chance(rng) if game.to_move == CHANCE else bot.choose(game))
+        game.apply(game.chance(rng) if game.decision.chance else bot.choose(game))
     return game
 
 
-def claim_window_after(game: Game, actions: int) -> int:
+def claim_window_after(game: TopRace, actions: int) -> int:
     """The length of the log at the first claim window from ``actions`` on."""
     trial = type(game).replay(game.settings, game.track, game.deck, game.log[:actions])
     for n in range(actions, len(game.log)):
@@ -73,7 +73,7 @@ def claim_window_after(game: Game, actions: int) -> int:
     raise SystemExit(f"no claim window after {actions} actions: play more races")
 
 
-def controller_at(game: Game, length: int, folder: Path) -> TableController:
+def controller_at(game: TopRace, length: int, folder: Path) -> TableController:
     """A table's controller on the match as it stood after ``length`` actions, its journal on disk."""
     position = type(game).replay(game.settings, game.track, game.deck, game.log[:length])
     journal = Journal.create(folder / f"journal-{length}-{time.monotonic_ns()}.jsonl", game.settings)
@@ -82,7 +82,7 @@ def controller_at(game: Game, length: int, folder: Path) -> TableController:
                            journal=journal)
 
 
-def long_match_figures(game: Game, points: tuple[int, ...], unit: float, folder: Path) -> None:
+def long_match_figures(game: TopRace, points: tuple[int, ...], unit: float, folder: Path) -> None:
     print(f"A Pit Stop match of {game.settings.races} races: {len(game.log)} actions")
     print(f"{'':>8} {'clone':>18} {'replay (before)':>22} {'UNDO':>18} {'several actions':>22}")
     for point in points:

@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from toprace_pi.games.toprace.data import load_deck, load_track  # noqa: E402
-from toprace_pi.games.toprace.rules import Deal, Game, Settings  # noqa: E402
+from toprace_pi.games.toprace.rules import Deal, Settings, TopRace  # noqa: E402
 from toprace_pi.games.toprace.rules.variants import new_game  # noqa: E402
 from toprace_pi.games.toprace.simulate import player_names  # noqa: E402
 from toprace_pi.games.toprace.table.board import load_profile  # noqa: E402
@@ -102,7 +102,7 @@ def read_script(path: str | Path) -> tuple[Settings, int, list[list[str]]]:
 # --- the table ---------------------------------------------------------------------
 
 
-def dealer_for(seed: int) -> Callable[[Game], Deal]:
+def dealer_for(seed: int) -> Callable[[TopRace], Deal]:
     """A deal that depends on the seed and the race only, never on what came before
     in this process: a restarted table deals the same cards again."""
     return lambda game: game.deal(random.Random(seed * 1_000 + game.race))
@@ -113,7 +113,7 @@ def clock() -> float:
     return 0.0
 
 
-def build_table(game: Game, seed: int, *, journal: Journal | None = None, inputs: int = 0,
+def build_table(game: TopRace, seed: int, *, journal: Journal | None = None, inputs: int = 0,
                 say: Callable[[str], None] = lambda _: None) -> Table:
     """The table around ``game``: the demo's registry, a simulated strip, no readers
     (the inputs go through the button queue)."""
@@ -126,7 +126,7 @@ def build_table(game: Game, seed: int, *, journal: Journal | None = None, inputs
     return Table(controller, TableView(profile), [], StripSlot(strip), events, clock=clock)
 
 
-def rebuild(loaded: Loaded) -> Game:
+def rebuild(loaded: Loaded) -> TopRace:
     """The game of a journal, as ``toprace-pi play`` rebuilds it."""
     settings = loaded.settings
     game = new_game(settings, load_track(settings.track), load_deck(settings.deck))
@@ -159,7 +159,7 @@ def feed(table: Table, events: Sequence[Sequence[str]], stop: int | None = None)
             raise RuntimeError(f"input {index + 1} was handled as input {controller.inputs}")
 
 
-def result_of(game: Game) -> dict[str, Any]:
+def result_of(game: TopRace) -> dict[str, Any]:
     return {"snapshot": game.snapshot(), "log": [str(a) for a in game.log]}
 
 

@@ -5,7 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from toprace_pi.games.toprace.data import load_deck
-from toprace_pi.games.toprace.rules import Bid, Car, Deal, Deck, Game, Pass, Phase, PlaceCar, Settings, TakeCar, Track
+from toprace_pi.games.toprace.rules import (
+    Bid,
+    Car,
+    Deal,
+    Deck,
+    Pass,
+    Phase,
+    PlaceCar,
+    Settings,
+    TakeCar,
+    TopRace,
+    Track,
+)
 from toprace_pi.games.toprace.rules.cards import CARDS_PER_PLAYER
 from toprace_pi.games.toprace.rules.events import CardPlayed, JokerChosen
 from toprace_pi.games.toprace.rules.variants import new_game as new_variant_game
@@ -43,7 +55,7 @@ def deal_with(players: int, hands: Sequence[Sequence[int]] = ()) -> Deal:
     return Deal(tuple(tuple(sorted(h)) for h in wanted), tuple(rest))
 
 
-def new_game(track: Track, players: int = 2, races: int = 1, variant: str = "base", deck: str = "standard") -> Game:
+def new_game(track: Track, players: int = 2, races: int = 1, variant: str = "base", deck: str = "standard") -> TopRace:
     return new_variant_game(Settings(NAMES[:players], races=races, variant=variant, deck=deck), track, DECKS[deck])
 
 
@@ -57,7 +69,7 @@ def race_ready(
     variant: str = "base",
     deal: Deal | None = None,
     deck: str = "standard",
-) -> Game:
+) -> TopRace:
     """A game whose auctions gave each car to ``owners[car]`` (in the dict's order),
     now at the start of the race; ``positions`` then moves cars to given spaces.
     By the quick rules each car is turned up just before its auction; ``deal``
@@ -76,7 +88,7 @@ def race_ready(
     return game
 
 
-def win_auction(game: Game, seat: int) -> None:
+def win_auction(game: TopRace, seat: int) -> None:
     """Bid so that ``seat`` wins the current auction at the lowest price."""
     while game.phase is Phase.BID:
         auction = game.auction
@@ -88,7 +100,7 @@ def win_auction(game: Game, seat: int) -> None:
     assert game.phase is Phase.TAKE_CAR and game.to_move == seat, (game.phase, game.to_move)
 
 
-def assert_played_with_its_edition(game: Game) -> None:
+def assert_played_with_its_edition(game: TopRace) -> None:
     """A finished game used its deck's edition throughout: every race placed the deck's cars, the jokers
     moved its cars and said its joker, and the Sprint/Breakdown cards played paired its pairs."""
     cars = game.cars

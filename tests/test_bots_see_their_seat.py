@@ -17,7 +17,7 @@ from twins import GAMES, PLAYERS, decisions, differences, scrambled_toprace
 
 from toprace_pi.games.toprace.bots import make_bot
 from toprace_pi.games.toprace.data import load_deck, load_track
-from toprace_pi.games.toprace.rules import CHANCE, Settings
+from toprace_pi.games.toprace.rules import Settings
 from toprace_pi.games.toprace.rules.variants import new_game
 
 
@@ -28,7 +28,7 @@ def test_other_seats_secrets_never_change_a_bots_choice(variant, kind):
     rng, player = random.Random(7), make_bot(kind, 7)
     checked = 0
     while not game.is_over:
-        if game.to_move == CHANCE:
+        if game.decision.chance:
             game.apply(game.chance(rng))
             continue
         seat = game.seat

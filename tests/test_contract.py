@@ -15,10 +15,10 @@ import pytest
 from scenarios import DECK, NAMES
 from tracks import straight
 
-from toprace_pi.errors import IllegalActionError
+from toprace_pi.errors import IllegalActionError, SettingsError
 from toprace_pi.games.toprace.rules.actions import Action, Bid, Pass, one_argument, register_notation, whole_number
 from toprace_pi.games.toprace.rules.board import Board
-from toprace_pi.games.toprace.rules.game import Game, Phase, Settings, handles, legal
+from toprace_pi.games.toprace.rules.game import Phase, Settings, TopRace, handles, legal
 from toprace_pi.games.toprace.rules.variants import VARIANTS, replay_game
 from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, PitStopGame, PitStopTipsGame
 from toprace_pi.games.toprace.rules.variants.pitstop_stocks import PitStopStocksGame
@@ -33,7 +33,7 @@ VARIANTS_DIR = Path(__file__).resolve().parent.parent / "toprace_pi" / "games" /
 TRACK = straight(20)
 
 
-def declared_union(cls: type[Game]) -> dict:
+def declared_union(cls: type[TopRace]) -> dict:
     """The handler table built by hand from each class's own declarations, base first."""
     table: dict = {}
     for klass in reversed(cls.__mro__):
@@ -57,7 +57,7 @@ def test_a_combined_variant_has_both_parents_phases_and_the_first_parents_turn()
     assert PitStopTipsGame.LEGAL[Phase.PLAY_CARD] is PitStopGame.turn_actions
     assert TRADE in PitStopStocksGame.HANDLERS and PIT_STOP_CLAIM in PitStopStocksGame.HANDLERS
     assert PitStopStocksGame.LEGAL[Phase.PLAY_CARD] is PitStopGame.turn_actions
-    assert TIP not in Game.HANDLERS and TRADE not in TipsGame.HANDLERS
+    assert TIP not in TopRace.HANDLERS and TRADE not in TipsGame.HANDLERS
 
 
 def test_no_variant_merges_a_table_by_hand():
@@ -84,7 +84,7 @@ class Boost(Action):
 register_notation("boost", one_argument(Boost, whole_number))
 
 
-class BoostGame(Game):
+class BoostGame(TopRace):
     """After the deal the first opener names a boost of 1 or 2, then the auctions run."""
 
     VARIANT = "test-boost"
@@ -131,7 +131,7 @@ def test_a_toy_variant_adds_a_phase_and_an_action_through_the_contract_alone():
     assert game.boost == 2 and game.phase is Phase.BID
     again = BoostGame.replay(game.settings, TRACK, DECK, [str(a) for a in game.log])
     assert type(again) is BoostGame and again.snapshot() == game.snapshot()
-    assert BOOST not in Game.HANDLERS and BOOST not in Game.LEGAL
+    assert BOOST not in TopRace.HANDLERS and BOOST not in TopRace.LEGAL
 
 
 def test_phases_are_singletons_through_copies_and_pickles():
@@ -161,11 +161,11 @@ def test_replay_builds_the_class_it_is_called_on(name):
     assert type(replay_game(settings, TRACK, DECK, [str(a) for a in game.log])) is cls
 
 
-@pytest.mark.parametrize(("cls", "variant"), [(Game, "stocks"), (TipsGame, "base"), (StocksGame, "pitstop+stocks")])
+@pytest.mark.parametrize(("cls", "variant"), [(TopRace, "stocks"), (TipsGame, "base"), (StocksGame, "pitstop+stocks")])
 def test_a_class_refuses_settings_of_another_variant(cls, variant):
-    with pytest.raises(IllegalActionError, match=f"{cls.__name__} plays the '{cls.VARIANT}' rules"):
+    with pytest.raises(SettingsError, match=f"{cls.__name__} plays the '{cls.VARIANT}' rules"):
         cls(Settings(NAMES[:2], variant=variant), TRACK, DECK)
-    with pytest.raises(IllegalActionError, match=re.escape(f"settings name '{variant}'")):
+    with pytest.raises(SettingsError, match=re.escape(f"settings name '{variant}'")):
         cls.replay(Settings(NAMES[:2], variant=variant), TRACK, DECK, [])
 
 
@@ -173,12 +173,12 @@ def test_a_class_refuses_settings_of_another_variant(cls, variant):
 
 
 def test_the_seat_count_is_player_count_and_the_names_are_names():
-    game = Game(Settings(NAMES[:3]), TRACK, DECK)
+    game = TopRace(Settings(NAMES[:3]), TRACK, DECK)
     assert game.player_count == 3 and game.names == NAMES[:3] and not hasattr(game, "players")
 
 
 def test_dead_code_is_gone():
-    assert not hasattr(Game, "move_route") and not hasattr(Board, "route")
+    assert not hasattr(TopRace, "move_route") and not hasattr(Board, "route")
     assert not hasattr(Choice, "point_at") and not hasattr(StocksGame, "holdings")
 
 

@@ -10,7 +10,7 @@ from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW
 from support.controller import NEXT, OK, PASS, UNDO, Recorder
 from tracks import straight
 
-from toprace_pi.games.toprace.rules import Car, Deal, Game, MoveCar, Phase, PlayCard, Settings, Sold
+from toprace_pi.games.toprace.rules import Car, Deal, MoveCar, Phase, PlayCard, Settings, Sold, TopRace
 from toprace_pi.hardware.events import ButtonPressed, DeviceStatus, TagLaid
 from toprace_pi.table.controller import TableController
 
@@ -35,7 +35,7 @@ def identify(event: TagLaid):
 @pytest.fixture
 def table():
     out = Recorder()
-    game = Game(Settings(NAMES[:2]), TRACK, DECK)
+    game = TopRace(Settings(NAMES[:2]), TRACK, DECK)
     controller = TableController(game, identify=identify, say=out.say, sound=out)
     return controller, out
 
@@ -179,7 +179,7 @@ class Clock:
 
 def paced_table(repeat_prompt: float = 0.0):
     out, asked, clock = Recorder(), [], Clock()
-    game = Game(Settings(NAMES[:2]), TRACK, DECK)
+    game = TopRace(Settings(NAMES[:2]), TRACK, DECK)
     controller = TableController(game, identify=identify, say=out.say, ask=asked.append, sound=out,
                                  clock=clock, repeat_prompt=repeat_prompt)
     return controller, out, asked, clock
@@ -270,7 +270,7 @@ class DealRefusingJournal(RefusingJournal):
 
 def test_a_deal_that_could_not_be_saved_after_a_step_was_taken_says_exactly_that():
     out = Recorder()
-    game = Game(Settings(NAMES[:2], races=2), straight(12), DECK)
+    game = TopRace(Settings(NAMES[:2], races=2), straight(12), DECK)
     controller = TableController(game, identify=identify, say=out.say, sound=out,
                                  dealer=lambda g: g.deal(random.Random(1)), journal=DealRefusingJournal())
     while controller.game.race == 1 or controller.game.phase is not Phase.DEAL:

@@ -15,8 +15,7 @@ from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, nth_c
 from toprace_pi.errors import TopRaceError
 from toprace_pi.games.toprace.bots import make_bot
 from toprace_pi.games.toprace.data import load_deck, load_track
-from toprace_pi.games.toprace.rules import CHANCE as CHANCE_SEAT
-from toprace_pi.games.toprace.rules import Game, Settings
+from toprace_pi.games.toprace.rules import Settings, TopRace
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.hardware.events import ButtonPressed
 from toprace_pi.hardware.sound import SilentSound
@@ -25,17 +24,17 @@ from toprace_pi.table.controller import UNDO_DEPTH, TableController
 VARIANTS = variant_names()
 
 
-def fresh(variant: str = "base", players: int = 3, races: int = 2) -> Game:
+def fresh(variant: str = "base", players: int = 3, races: int = 2) -> TopRace:
     names = ("Anna", "Ben", "Carla", "David", "Eva", "Finn")[:players]
     return new_game(Settings(names, races=races, variant=variant), load_track("lake-lane"), load_deck("standard"))
 
 
-def play(game: Game, seed: int, steps: int | None = None) -> Game:
+def play(game: TopRace, seed: int, steps: int | None = None) -> TopRace:
     """Bots (random) and chance play ``steps`` actions, or to the end."""
     rng, bot = random.Random(seed), make_bot("random", seed)
     taken = 0
     while not game.is_over and (steps is None or taken < steps):
-        game.apply(game.chance(rng) if game.to_move == CHANCE_SEAT else bot.choose(game))
+        game.apply(game.chance(rng) if game.decision.chance else bot.choose(game))
         taken += 1
     return game
 
@@ -50,14 +49,14 @@ def test_the_decision_is_chance_at_the_deal_a_seat_in_play_and_nobody_at_the_end
 
 
 def test_top_race_says_what_it_is():
-    info = Game.info
+    info = TopRace.info
     assert (info.name, info.title, info.min_players, info.max_players) == ("toprace", "Top Race", 2, 6)
     assert info.chance and info.secret_information and not info.simultaneous
 
 
 def test_the_registry_finds_top_race_and_its_variants_and_names_the_games_for_an_unknown_one():
     entry = registry.get("toprace")
-    assert entry.info is Game.info and entry.variants() == VARIANTS
+    assert entry.info is TopRace.info and entry.variants() == VARIANTS
     settings = Settings(("Anna", "Ben"), variant="stocks")
     game = entry.new_game(settings, load_track("speed-street"), load_deck("standard"))
     assert type(game).__name__ == "StocksGame" and registry.get() is entry

@@ -25,7 +25,7 @@ from toprace_pi.cli import main
 from toprace_pi.games.autorace.simulate import seat_kinds as autorace_kinds
 from toprace_pi.games.autorace.table import demo as autorace_demo
 from toprace_pi.games.toprace.data import load_deck, load_track
-from toprace_pi.games.toprace.rules import Game, Phase, PlayCard, Settings
+from toprace_pi.games.toprace.rules import Phase, PlayCard, Settings, TopRace
 from toprace_pi.games.toprace.simulate import seat_kinds as toprace_kinds
 from toprace_pi.games.toprace.table import demo as toprace_demo
 from toprace_pi.games.topspeed.simulate import seat_kinds as topspeed_kinds
@@ -158,7 +158,7 @@ def test_a_deal_due_without_input_is_tried_again_later_and_later_and_said_once(t
     broken = True
     fault = DiskFault(monkeypatch, "fsync", errno.EIO, path, lambda _: broken, clock)
     deck = load_deck()
-    controller = TableController(Game(settings, straight(30), deck), identify=lambda _: None, say=said.append,
+    controller = TableController(TopRace(settings, straight(30), deck), identify=lambda _: None, say=said.append,
                                  sound=SilentSound(), dealer=lambda g: g.deal(random.Random(1)),
                                  clock=clock, journal=journal)
     assert said == ["the deal could not be saved (Input/output error); trying again in 1 s"]

@@ -25,7 +25,6 @@ from toprace_pi.games.toprace.rules import (
     Breakdown,
     Car,
     ChooseJoker,
-    Game,
     MoveCar,
     MovementCard,
     Phase,
@@ -33,6 +32,7 @@ from toprace_pi.games.toprace.rules import (
     Settings,
     Sprint,
     TakeCar,
+    TopRace,
 )
 from toprace_pi.games.toprace.rules.actions import ReturnCar, parse_action
 from toprace_pi.games.toprace.rules.board import Board
@@ -343,7 +343,7 @@ class Quiet:
 
 
 def test_the_table_refuses_a_car_token_of_another_edition_and_says_why():
-    game = Game(Settings(("Anna", "Ben")), load_track("speed-street"), DECK)
+    game = TopRace(Settings(("Anna", "Ben")), load_track("speed-street"), DECK)
     registry = TagRegistry(vocabulary=TopRaceVocabulary(game.cars))
     sound = Quiet()
     controller = TableController(game, identify=registry.identify, say=sound.said.append, sound=sound)

@@ -14,7 +14,7 @@ from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.render.frames import INDEX, MAX_EVENT_LINES, FrameWriter, caption
 from toprace_pi.games.toprace.render.palette import ordinal
 from toprace_pi.games.toprace.report import event_lines, json_report, text_report
-from toprace_pi.games.toprace.rules import Game, Phase
+from toprace_pi.games.toprace.rules import Phase, TopRace
 from toprace_pi.games.toprace.rules.track import FINISH, FINISH_ID
 from toprace_pi.games.toprace.table.choices import choice_for
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
@@ -25,7 +25,7 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory) -> tuple[Path, Game]:
+def played(tmp_path_factory) -> tuple[Path, TopRace]:
     """A real 3-player demo game at the simulated table, with its journal."""
     journal = tmp_path_factory.mktemp("game") / "j.jsonl"
     demo = build_demo_table(load_track("speed-street"), 3, 5, say=lambda _: None, journal=journal)

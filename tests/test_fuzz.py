@@ -53,7 +53,7 @@ from toprace_pi.games.toprace.data import load_deck, load_tip_table, load_track
 from toprace_pi.games.toprace.rules.actions import Action, Deal, parse_action
 from toprace_pi.games.toprace.rules.cards import DECK_SIZE, VALUES, Deck, MovementCard, SprintBreakdownCard
 from toprace_pi.games.toprace.rules.cars import EDITION_CARS, Car, CarSet
-from toprace_pi.games.toprace.rules.game import CHANCE, Game, Settings
+from toprace_pi.games.toprace.rules.game import Settings, TopRace
 from toprace_pi.games.toprace.rules.track import FINISH, Track
 from toprace_pi.games.toprace.rules.variants import new_game, replay_game, variant_names
 from toprace_pi.games.toprace.rules.variants.tips import TipTable
@@ -820,10 +820,10 @@ def fuzzed_entry(legal: list[str]) -> st.SearchStrategy[str]:
     return st.one_of(options)
 
 
-def legal_now(game: Game, rng: random.Random) -> list[str]:
+def legal_now(game: TopRace, rng: random.Random) -> list[str]:
     if game.is_over:
         return []
-    if game.to_move == CHANCE:
+    if game.decision.chance:
         return [str(game.chance(rng))]
     return [str(a) for a in game.legal_actions()]
 
@@ -833,7 +833,7 @@ def legal_now(game: Game, rng: random.Random) -> list[str]:
 def test_replay_fuzzed_logs(data: st.DataObject) -> None:
     """A legal game of any variant played some way in, then a few fuzzed entries.
 
-    ``Game.replay`` of the log must give a game or raise IllegalActionError /
+    ``TopRace.replay`` of the log must give a game or raise IllegalActionError /
     NotationError; the same entries applied one by one must be refused exactly
     when the replay refuses, and a refused entry must leave the game unchanged.
     """
@@ -853,7 +853,7 @@ def test_replay_fuzzed_logs(data: st.DataObject) -> None:
     for _ in range(data.draw(st.integers(0, 700), label="legal steps")):
         if game.is_over:
             break
-        action: Action = game.chance(rng) if game.to_move == CHANCE else rng.choice(game.legal_actions())
+        action: Action = game.chance(rng) if game.decision.chance else rng.choice(game.legal_actions())
         if hidden and isinstance(action, Deal):
             action = replace(action, hands=None, left_out=())
         game.apply(action)
@@ -891,7 +891,7 @@ def test_replay_logs_from_nothing(log: list[str], variant: str, players: int) ->
     if error is not None:
         assert isinstance(error, (IllegalActionError, NotationError)) and str(error)
     else:
-        assert isinstance(game, Game) and len(game.log) == len(log)
+        assert isinstance(game, TopRace) and len(game.log) == len(log)
 
 
 # --- 9. the game journal --------------------------------------------------------------------------------------------
@@ -920,7 +920,7 @@ def real_journal() -> tuple[bytes, tuple[tuple[str, ...], ...]]:
     held: list[tuple[str, ...]] = [()]
 
     def play() -> Action:
-        action = game.chance(rng) if game.to_move == CHANCE else rng.choice(game.legal_actions())
+        action = game.chance(rng) if game.decision.chance else rng.choice(game.legal_actions())
         game.apply(action)
         steps.append(str(action))
         return action

@@ -9,10 +9,9 @@ import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, PURPLE, RED, deal_with, new_game
 from tracks import straight
 
-from toprace_pi.errors import IllegalActionError, NotationError, TopRaceError
+from toprace_pi.errors import IllegalActionError, NotationError, SettingsError, TopRaceError
 from toprace_pi.games.toprace.data import load_track
 from toprace_pi.games.toprace.rules import (
-    CHANCE,
     Bid,
     Breakdown,
     ChooseJoker,
@@ -62,16 +61,16 @@ def test_errors_share_one_root_that_is_a_value_error():
 
 
 def test_settings_are_checked():
-    with pytest.raises(IllegalActionError, match="2 to 6 players"):
+    with pytest.raises(SettingsError, match="2 to 6 players"):
         Settings(("Anna",))
-    with pytest.raises(IllegalActionError, match="different name"):
+    with pytest.raises(SettingsError, match="different name"):
         Settings(("Anna", "Anna"))
 
 
 class TestDeal:
     def test_the_deal_is_a_chance_action_from_a_seeded_generator(self):
         game = new_game(straight(30), 5)
-        assert game.to_move == CHANCE and game.phase is Phase.DEAL and game.legal_actions() == []
+        assert game.decision.chance and game.phase is Phase.DEAL and game.legal_actions() == []
         deal = game.deal(random.Random(3))
         assert deal == game.deal(random.Random(3))
         assert [len(h) for h in deal.hands] == [9] * 5 and len(deal.left_out) == 3

@@ -33,8 +33,8 @@ from kill_script import KillStats, Script, killed_game, record_script, run_once
 
 from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.data import load_deck, load_track, track_names
-from toprace_pi.games.toprace.rules import Deal, Game, Settings
-from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL, CHANCE
+from toprace_pi.games.toprace.rules import Deal, Settings, TopRace
+from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL
 from toprace_pi.games.toprace.rules.variants import new_game, replay_game, variant_names
 from toprace_pi.games.toprace.simulate import player_names
 from toprace_pi.hardware.events import ButtonPressed
@@ -497,7 +497,7 @@ class EngineWithUndo(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.game: Game
+        self.game: TopRace
         self.before: list[dict[str, Any]] = []
 
     @initialize(players=st.integers(2, 6), variant=st.sampled_from(variant_names()),
@@ -521,7 +521,7 @@ class EngineWithUndo(RuleBasedStateMachine):
             game = self.game
             if game.is_over:
                 return
-            self.take(game.chance(rng) if game.to_move == CHANCE else rng.choice(game.legal_actions()))
+            self.take(game.chance(rng) if game.decision.chance else rng.choice(game.legal_actions()))
 
     @precondition(lambda self: self.game.log and not isinstance(self.game.log[-1], Deal))
     @rule()

@@ -35,7 +35,7 @@ from tracks import straight
 
 from toprace_pi.errors import NotationError
 from toprace_pi.games.toprace.bots import SIMPLE_KINDS
-from toprace_pi.games.toprace.rules import Breakdown, Car, Game, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
+from toprace_pi.games.toprace.rules import Breakdown, Car, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar, TopRace
 from toprace_pi.games.toprace.rules.actions import Action, Deal, MoveCar, parse_action
 from toprace_pi.games.toprace.rules.events import (
     CardPlayed,
@@ -45,7 +45,6 @@ from toprace_pi.games.toprace.rules.events import (
     PitStopTaken,
     TipsSettled,
 )
-from toprace_pi.games.toprace.rules.game import CHANCE
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.games.toprace.rules.variants.pitstop import (
     PIT_STOP_CLAIM,
@@ -65,7 +64,7 @@ ROAD = straight(200)
 
 
 def pit_game(players: int = 2, hands: Sequence[Sequence[int]] = (), box: Sequence[int] | None = None, *,
-             positions: dict[Car, str] | None = None, variant: str = "pitstop", deal: Deal | None = None) -> Game:
+             positions: dict[Car, str] | None = None, variant: str = "pitstop", deal: Deal | None = None) -> TopRace:
     """A Pit Stop game at the start of the race; seat 0 won the first auction and
     starts. Cars go round the table (Red to seat 0, Blue to seat 1, ...)."""
     game = new_game(Settings(NAMES[:players], variant=variant), ROAD, DECK)
@@ -80,7 +79,7 @@ def pit_game(players: int = 2, hands: Sequence[Sequence[int]] = (), box: Sequenc
     return game
 
 
-def play(game: Game, number: int, claim_by: int | None = None) -> None:
+def play(game: TopRace, number: int, claim_by: int | None = None) -> None:
     """The seat to move plays ``number``; ``claim_by`` claims it, everyone else asked passes."""
     game.apply(PlayCard(number))
     resolve(game)
@@ -120,7 +119,7 @@ def test_a_deal_must_lay_out_the_box():
         (Deal(None, box=(1, 2, 3, 4, 5, 99)), "no speed card #99"),
     ]:
         refused(game, bad, message)
-    base = Game(Settings(NAMES[:3]), ROAD, DECK)
+    base = TopRace(Settings(NAMES[:3]), ROAD, DECK)
     refused(base, deal, "only the Pit Stop rule lays out a box")
 
 
@@ -279,7 +278,7 @@ def test_no_pit_stop_without_a_free_pit_stop_card():
 # --- no speed cards left, and the end of the race ----------------------------------------------
 
 
-def play_down(game: Game) -> None:
+def play_down(game: TopRace) -> None:
     """Play first cards (no claims, no pit stops) until someone holds no speed card."""
     while min(game.hand_size) > 0:
         play(game, game.playable_cards()[0])
@@ -436,7 +435,7 @@ class PitSetup:
     def players(self) -> int:
         return len(self.kinds)
 
-    def new_game(self) -> Game:
+    def new_game(self) -> TopRace:
         settings = Settings(player_names(self.players), races=self.races, first_opener=self.seed % self.players,
                             track=self.track, variant=self.variant)
         return new_game(settings, track(self.track), DECK)
@@ -452,7 +451,7 @@ def pit_setups(draw: st.DrawFn, races: st.SearchStrategy[int] = st.just(1)) -> P
                     draw(st.sampled_from(VARIANTS)), draw(races), draw(st.booleans()))
 
 
-def drive(setup: PitSetup, probe=None, probe_rate: float = 0.0) -> tuple[Game, PitObserver]:
+def drive(setup: PitSetup, probe=None, probe_rate: float = 0.0) -> tuple[TopRace, PitObserver]:
     """Play ``setup`` to its end, the observer checking after every action."""
     game = setup.new_game()
     observer = PitObserver(game)
@@ -462,7 +461,7 @@ def drive(setup: PitSetup, probe=None, probe_rate: float = 0.0) -> tuple[Game, P
         assert len(game.log) < MAX_ACTIONS_PER_RACE * setup.races, "the game does not end"
         if probe is not None and dice.random() < probe_rate:
             probe(game, dice)
-        if game.to_move == CHANCE:
+        if game.decision.chance:
             deal = game.deal(chance)
             action: Action = Deal(None, deal.left_out, deal.box) if setup.hidden else deal
         else:
@@ -474,7 +473,7 @@ def drive(setup: PitSetup, probe=None, probe_rate: float = 0.0) -> tuple[Game, P
     return game, observer
 
 
-def refuse(game: Game, rng: random.Random, seen: Counter[str]) -> None:
+def refuse(game: TopRace, rng: random.Random, seen: Counter[str]) -> None:
     refuse_illegal(game, rng, seen, probes=pit_illegal)
 
 

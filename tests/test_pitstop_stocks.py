@@ -38,7 +38,7 @@ from tracks import straight
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.toprace.bots import SIMPLE_KINDS
 from toprace_pi.games.toprace.bots.greedy import GreedyBot
-from toprace_pi.games.toprace.rules import Game, Pass, Phase, PlayCard, Settings
+from toprace_pi.games.toprace.rules import Pass, Phase, PlayCard, Settings, TopRace
 from toprace_pi.games.toprace.rules.actions import Action, Deal, parse_action
 from toprace_pi.games.toprace.rules.events import (
     CardPlayed,
@@ -51,7 +51,7 @@ from toprace_pi.games.toprace.rules.events import (
     StockRound,
     StocksPaid,
 )
-from toprace_pi.games.toprace.rules.game import CHANCE, FINISHES_TO_END
+from toprace_pi.games.toprace.rules.game import FINISHES_TO_END
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.games.toprace.rules.variants.pitstop import (
     PIT_STOP_CLAIM,
@@ -129,7 +129,7 @@ def ready(players: int = 2, winners: Sequence[int] = (0, 1, 1), *, hands: Sequen
     return game
 
 
-def play(game: Game, number: int, claim_by: int | None = None) -> None:
+def play(game: TopRace, number: int, claim_by: int | None = None) -> None:
     """Play ``number``; ``claim_by`` claims it, every other player asked passes."""
     game.apply(PlayCard(number))
     resolve(game)
@@ -137,7 +137,7 @@ def play(game: Game, number: int, claim_by: int | None = None) -> None:
         game.apply(ClaimPitStop() if game.to_move == claim_by else Pass())
 
 
-def trade_all(game: Game) -> list[int]:
+def trade_all(game: TopRace) -> list[int]:
     """Every player trades (the first legal trade); the seats in the order asked."""
     seats = []
     while game.phase is TRADE:
@@ -146,7 +146,7 @@ def trade_all(game: Game) -> list[int]:
     return seats
 
 
-def play_down(game: Game) -> None:
+def play_down(game: TopRace) -> None:
     """First cards, no claims, no pit stops, first trades, until no hand holds a card;
     a player already without cards passes."""
     while any(game.hand_size) and not game.is_over:
@@ -493,7 +493,7 @@ def drive(setup: PSSetup, probe=None, rate: float = 0.0) -> tuple[PitStopStocksG
         assert len(game.log) < MAX_ACTIONS_PER_RACE * setup.races, "the game does not end"
         if probe is not None and dice.random() < rate:
             probe(game, dice)
-        if game.to_move == CHANCE:
+        if game.decision.chance:
             action = game.chance(chance)
             if setup.hidden and isinstance(action, Deal):
                 action = Deal(None, action.left_out, action.box, action.offer)

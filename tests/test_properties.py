@@ -57,11 +57,10 @@ from toprace_pi.games.toprace.rules.events import (
     TipsSettled,
 )
 from toprace_pi.games.toprace.rules.game import (
-    CHANCE,
     START_CAPITAL,
-    Game,
     Phase,
     Settings,
+    TopRace,
 )
 from toprace_pi.games.toprace.rules.track import FINISH, Track
 from toprace_pi.games.toprace.rules.variants import new_game
@@ -90,7 +89,7 @@ class Setup:
     def players(self) -> int:
         return len(self.kinds)
 
-    def new_game(self) -> Game:
+    def new_game(self) -> TopRace:
         settings = Settings(
             player_names(self.players), races=self.races,
             first_opener=self.seed % self.players, track=self.track, variant=self.variant,
@@ -121,10 +120,10 @@ def setups(draw: st.DrawFn, races: st.SearchStrategy[int] = ONE_RACE) -> Setup:
 
 # --- driving a game ------------------------------------------------------------------
 
-Probe = Callable[[Game, random.Random], None]
+Probe = Callable[[TopRace, random.Random], None]
 
 
-def play_checked(setup: Setup, *, probe: Probe | None = None, probe_rate: float = 0.0) -> tuple[Game, Observer]:
+def play_checked(setup: Setup, *, probe: Probe | None = None, probe_rate: float = 0.0) -> tuple[TopRace, Observer]:
     """Play ``setup`` to its end with the observer checking every action.
 
     With ``probe``, at a random ``probe_rate`` share of the decisions the probe
@@ -139,7 +138,7 @@ def play_checked(setup: Setup, *, probe: Probe | None = None, probe_rate: float 
         assert len(game.log) < limit, "the game does not end"
         if probe is not None and dice.random() < probe_rate:
             probe(game, dice)
-        if game.to_move == CHANCE:
+        if game.decision.chance:
             action: Action = Deal(None) if setup.hidden and game.phase is Phase.DEAL else game.chance(chance)
         else:
             action = bots[game.to_move].choose(game)  # type: ignore[index]
@@ -149,7 +148,7 @@ def play_checked(setup: Setup, *, probe: Probe | None = None, probe_rate: float 
     return game, observer
 
 
-def assert_game_over(game: Game, setup: Setup) -> None:
+def assert_game_over(game: TopRace, setup: Setup) -> None:
     assert game.phase is Phase.GAME_OVER and game.to_move is None
     assert game.legal_actions() == []
     assert game.race == setup.races and len(game.results) == setup.races
@@ -279,7 +278,7 @@ def test_a_car_may_use_its_full_value_even_where_it_could_cross_the_line_sooner(
 # --- fixed multi-race matches ----------------------------------------------------------------
 
 
-def race_events(game: Game) -> list[list[Event]]:
+def race_events(game: TopRace) -> list[list[Event]]:
     """The events of each race, split at the RaceStarted events."""
     races: list[list[Event]] = []
     for event in game.events:
@@ -331,8 +330,8 @@ def test_a_new_race_starts_from_a_clean_board() -> None:
     bots, chance = bots_for(setup.kinds, setup.seed), random.Random(setup.seed)
     while game.race == 1:
         seat = game.to_move
-        game.apply(game.deal(chance) if seat == CHANCE or seat is None else bots[seat].choose(game))
-    assert game.phase is Phase.DEAL and game.to_move == CHANCE
+        game.apply(game.deal(chance) if seat is None or game.decision.chance else bots[seat].choose(game))
+    assert game.phase is Phase.DEAL and game.decision.chance
     assert game.owner == {} and game.board.at == {} and game.board.finished == [] and game.played == []
     assert game.hand_size == [0, 0, 0] and len(game.results) == 1 and game.race == 2
     assert game.free_starting_spaces() == [1, 2, 3, 4, 5, 6]

@@ -11,7 +11,7 @@ from tracks import straight
 
 from toprace_pi.errors import IllegalActionError
 from toprace_pi.games.toprace.data import load_track
-from toprace_pi.games.toprace.rules import CHANCE, Bid, Pass, Phase, PlaceCar, Settings, TakeCar
+from toprace_pi.games.toprace.rules import Bid, Pass, Phase, PlaceCar, Settings, TakeCar
 from toprace_pi.games.toprace.rules.actions import parse_action
 from toprace_pi.games.toprace.rules.events import CarRevealed, TipsSettled
 from toprace_pi.games.toprace.rules.variants import new_game
@@ -30,7 +30,7 @@ def quick_game(players=3, track=ROAD):
 
 def test_each_auction_is_for_a_car_turned_up_at_random():
     game = quick_game()
-    assert game.phase is REVEAL and game.to_move == CHANCE and game.legal_actions() == []
+    assert game.phase is REVEAL and game.decision.chance and game.legal_actions() == []
     reveal = game.chance(random.Random(1))
     assert isinstance(reveal, Reveal)
     game.apply(Reveal(GREEN))

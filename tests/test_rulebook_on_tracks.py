@@ -75,13 +75,11 @@ from support.properties import reference_moves, track
 
 from toprace_pi.games.toprace.data import track_names
 from toprace_pi.games.toprace.rules import (
-    CHANCE,
     Action,
     Breakdown,
     Car,
     ChooseJoker,
     Deal,
-    Game,
     MoveCar,
     MovementCard,
     Pass,
@@ -93,6 +91,7 @@ from toprace_pi.games.toprace.rules import (
     Sprint,
     SprintBreakdownCard,
     TakeCar,
+    TopRace,
 )
 from toprace_pi.games.toprace.rules.events import (
     PRIZES,
@@ -130,7 +129,7 @@ def value(number: int, car: Car) -> int:
     return next(v for c, v in card.moves if c == car)
 
 
-def ready(name: str, spots: dict[Car, int], hands=(), variant: str = "base", deal: Deal | None = None) -> Game:
+def ready(name: str, spots: dict[Car, int], hands=(), variant: str = "base", deal: Deal | None = None) -> TopRace:
     """A two-player race on the shipped track ``name`` with the cars of ``spots`` on
     those spaces and the others parked on the starting grid."""
     t = track(name)
@@ -140,12 +139,12 @@ def ready(name: str, spots: dict[Car, int], hands=(), variant: str = "base", dea
     return game
 
 
-def ends(game: Game) -> set[int]:
+def ends(game: TopRace) -> set[int]:
     """The spaces (or FINISH) the car being moved is offered."""
     return {game.track.index(a.to) for a in game.legal_actions() if isinstance(a, MoveCar)}
 
 
-def returns(game: Game) -> set[int]:
+def returns(game: TopRace) -> set[int]:
     return {game.track.index(a.to) for a in game.legal_actions() if isinstance(a, ReturnCar)}
 
 
@@ -153,11 +152,11 @@ def names(t: Track, spaces) -> list[str]:
     return sorted(t.space_id(s) for s in spaces)
 
 
-def move(game: Game, car: Car, to: int) -> None:
+def move(game: TopRace, car: Car, to: int) -> None:
     game.apply(MoveCar(car, game.track.space_id(to)))
 
 
-def play_until(game: Game, number: int, car: Car) -> None:
+def play_until(game: TopRace, number: int, car: Car) -> None:
     """Play speed card ``number`` and move the cars before ``car`` their first way."""
     game.apply(PlayCard(number))
     while not (game.phase is Phase.MOVE_CAR and game.moving.car == car):
@@ -165,13 +164,13 @@ def play_until(game: Game, number: int, car: Car) -> None:
         game.apply(game.legal_actions()[0])
 
 
-def resolve(game: Game) -> None:
+def resolve(game: TopRace) -> None:
     """Work through the rest of the card with the first choice each time."""
     while game.phase in MID_CARD:
         game.apply(game.legal_actions()[0])
 
 
-def at(game: Game, car: Car) -> int:
+def at(game: TopRace, car: Car) -> int:
     return game.board.at[car]
 
 
@@ -265,7 +264,7 @@ def test_cars_move_in_printed_order_and_one_moved_earlier_can_block_a_later_one(
 # --- White Joker Color ------------------------------------------------------------------------------
 
 
-def drive_to_joker(game: Game, number: int) -> None:
+def drive_to_joker(game: TopRace, number: int) -> None:
     """Play ``number`` and move the cars before its joker their first way."""
     game.apply(PlayCard(number))
     while game.phase is Phase.MOVE_CAR:
@@ -325,7 +324,7 @@ def test_a_joker_on_a_broken_down_or_finished_car_forfeits_its_points(name):
 # --- Sprint ------------------------------------------------------------------------------------------
 
 
-def sprint(name: str, rear: int, ahead: int, blockers=()) -> Game:
+def sprint(name: str, rear: int, ahead: int, blockers=()) -> TopRace:
     """Blue on ``rear`` sprints towards Red on ``ahead``; Purple, Green, Yellow and Black
     stand on ``blockers`` (or on the grid)."""
     t = track(name)
@@ -530,7 +529,7 @@ def test_cars_still_on_the_track_at_the_end_rank_by_front_edge_then_by_the_insid
 # --- Tips and the quick rules' bets -----------------------------------------------------------------------
 
 
-def cross_tip_line(game: Game, line: float, number: int, on_line: bool) -> int:
+def cross_tip_line(game: TopRace, line: float, number: int, on_line: bool) -> int:
     """Put Blue, the leader, short of the tip line and play ``number`` (Blue first) to
     bring it onto the line (``on_line``) or past it; return where Blue ended."""
     t = game.track
@@ -544,7 +543,7 @@ def cross_tip_line(game: Game, line: float, number: int, on_line: bool) -> int:
     return end
 
 
-def tips_done(game: Game, tips: dict[int, Car]) -> None:
+def tips_done(game: TopRace, tips: dict[int, Car]) -> None:
     while game.phase is TIP:
         game.apply(Tip(tips.get(game.to_move, Y)))
 
@@ -669,7 +668,7 @@ class RuleWatch:
     """Follows a game action by action and checks the chosen rules after every one:
     ``"sprint"``, ``"return"`` and ``"tips"``. ``seen`` counts what was checked."""
 
-    def __init__(self, game: Game, rule: str) -> None:
+    def __init__(self, game: TopRace, rule: str) -> None:
         self.game = game
         self.rule = rule
         self.events = 0
@@ -760,7 +759,7 @@ class RuleWatch:
 GAMES = 100
 
 
-def choose(game: Game, rng: random.Random, rule: str) -> Action:
+def choose(game: TopRace, rng: random.Random, rule: str) -> Action:
     """A random legal action, but no pass while a card can be played (so the cars get
     across the tip lines); watching returns, Sprint/Breakdown cards are mostly played
     as Breakdowns and cars are mostly driven beside a waiting car's place, so that
@@ -784,7 +783,7 @@ def watched(name: str, variant: str, rule: str) -> Counter[str]:
         game = new_game(settings, track(name), DECK)
         watch, rng = RuleWatch(game, rule), random.Random(seed)
         while not game.is_over:
-            if game.to_move == CHANCE:
+            if game.decision.chance:
                 action = game.chance(rng)
             else:
                 action = choose(game, rng, rule)

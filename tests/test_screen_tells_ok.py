@@ -178,7 +178,7 @@ def _trade(sell: Any, buy: Any) -> list[str]:
 
 def _moves(game: Any) -> bool:
     """Whether the human's seat is to move in ``game``."""
-    return game.to_move is not None and game.to_move >= 0 and game.names[game.to_move] == NAME
+    return game.current_name == NAME
 
 
 def _texts(record: dict) -> list[str]:

@@ -29,13 +29,13 @@ from toprace_pi.games.toprace.rules import (
     Breakdown,
     Car,
     Deal,
-    Game,
     MoveCar,
     Pass,
     Phase,
     PlayCard,
     Settings,
     Sold,
+    TopRace,
 )
 from toprace_pi.games.toprace.rules.actions import Action, ReturnCar, TakeCar, parse_action
 from toprace_pi.games.toprace.rules.auction import OPENING_BID
@@ -53,7 +53,7 @@ from toprace_pi.games.toprace.rules.events import (
     StocksTraded,
     money,
 )
-from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL, CHANCE, START_CAPITAL
+from toprace_pi.games.toprace.rules.game import BANKNOTES_TOTAL, START_CAPITAL
 from toprace_pi.games.toprace.rules.variants import new_game, replay_game, variant_names
 from toprace_pi.games.toprace.rules.variants.stocks import (
     DEAL,
@@ -119,14 +119,14 @@ def ready(
     for i, seat in enumerate(winners):
         win_offer(game, seat)
         game.apply(TakeOffer(picks[i] if i < len(picks) else game.offer[0]))
-    assert game.phase is GRID_PHASE and game.to_move == CHANCE
+    assert game.phase is GRID_PHASE and game.decision.chance
     game.apply(GRID)
     if positions:
         game.board.set_up({car: ROAD.index(space) for car, space in positions.items()})
     return game
 
 
-def finish_turn(game: Game) -> None:
+def finish_turn(game: TopRace) -> None:
     """Play out the current turn with the first legal choice each time."""
     turn = game.turn
     game.apply(game.legal_actions()[0])
@@ -134,7 +134,7 @@ def finish_turn(game: Game) -> None:
         game.apply(game.legal_actions()[0])
 
 
-def refused(game: Game, action: Action, message: str) -> None:
+def refused(game: TopRace, action: Action, message: str) -> None:
     """``action`` is refused with ``message`` and changes nothing."""
     before, log, events = game.snapshot(), len(game.log), len(game.events)
     assert not game.is_legal(action)
@@ -304,7 +304,7 @@ def test_bad_deals_are_refused():
     refused(game, Deal(good.hands, good.left_out), "the offer row holds 4 speed cards, not 0")
     refused(game, Deal(None), "the offer row lies face up: name its cards")
     refused(game, Deal(good.hands, good.left_out, offer=(46, 47, 48, 48)), "every speed card of the deck exactly once")
-    base = Game(Settings(NAMES[:2]), ROAD, DECK)
+    base = TopRace(Settings(NAMES[:2]), ROAD, DECK)
     refused(base, Deal(good.hands, good.left_out, offer=good.offer), "only the Stocks variant lays out an offer row")
 
 
@@ -372,7 +372,7 @@ def test_offer_auctions_winners_stop_bidding_and_sit_in_the_order_they_won():
     assert game.offer == [] and game.hand_size == [12, 12, 12, 12]
     assert game.money == [START_CAPITAL - 20_000, START_CAPITAL, START_CAPITAL - 20_000, START_CAPITAL - 10_000]
     assert game.bank == bank + 50_000
-    assert game.phase is GRID_PHASE and game.to_move == CHANCE
+    assert game.phase is GRID_PHASE and game.decision.chance
     game.apply(GRID)
     turns = []
     while game.phase is not TRADE:
@@ -711,7 +711,7 @@ def play_checked(setup: Setup, probe=None, rate: float = 0.0) -> StocksGame:
         assert len(game.log) < MAX_ACTIONS * setup.races, "the game does not end"
         if probe is not None and dice.random() < rate:
             probe(game, dice)
-        if game.to_move == CHANCE:
+        if game.decision.chance:
             action = game.chance(chance)
             if setup.hidden and isinstance(action, Deal):
                 action = Deal(None, offer=action.offer)

@@ -13,7 +13,7 @@ from support.hang import HANG_LIMIT
 
 from toprace_pi.errors import DataError
 from toprace_pi.games.toprace.data import load_track
-from toprace_pi.games.toprace.rules import Game
+from toprace_pi.games.toprace.rules import TopRace
 from toprace_pi.games.toprace.table.demo import DemoPlayers, build_demo_table
 from toprace_pi.games.toprace.table.tags import table_tags
 from toprace_pi.hardware.events import DeviceStatus, TagLaid, TagLifted
@@ -152,7 +152,7 @@ def test_the_table_in_service_reads_its_cards_through_the_hub(running_rig, tmp_p
 # --- whole games through the hub ---------------------------------------------------------------------------------
 
 
-def play(track: str, players: int, seed: int, variant: str, readers=None) -> tuple[Game, list[str], object]:
+def play(track: str, players: int, seed: int, variant: str, readers=None) -> tuple[TopRace, list[str], object]:
     said: list[str] = []
     options = {} if readers is None else {"readers": readers}
     demo = build_demo_table(load_track(track), players, seed, variant=variant, say=said.append, **options)

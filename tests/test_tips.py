@@ -6,7 +6,7 @@ import pytest
 from scenarios import BLACK, BLUE, CARS, DECK, GREEN, NAMES, PURPLE, RED, YELLOW, deal_with, win_auction
 from tracks import straight
 
-from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.errors import DataError, IllegalActionError, SettingsError
 from toprace_pi.games.toprace.data import load_tip_table, load_track
 from toprace_pi.games.toprace.rules import MoveCar, Pass, Phase, PlaceCar, PlayCard, Settings, TakeCar
 from toprace_pi.games.toprace.rules.actions import parse_action
@@ -135,9 +135,9 @@ def test_money_may_go_below_zero_and_the_game_says_so():
 def test_tip_notation_and_the_registry():
     assert parse_action("tip red", CARS) == Tip(R) and str(Tip(G)) == "tip green"
     assert "tips" in variant_names()
-    with pytest.raises(IllegalActionError, match="unknown variant"):
+    with pytest.raises(SettingsError, match="unknown variant"):
         new_game(Settings(NAMES[:2], variant="rally"), ROAD, DECK)
-    with pytest.raises(IllegalActionError, match="Tips and Stocks do not go together"):
+    with pytest.raises(SettingsError, match="Tips and Stocks do not go together"):
         new_game(Settings(NAMES[:2], variant="tips+stocks"), ROAD, DECK)
 
 

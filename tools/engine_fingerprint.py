@@ -109,7 +109,7 @@ def playout(digest: Digest, game: Any, seed: int) -> None:
 def toprace_games() -> dict[str, str]:
     from toprace_pi.games.toprace.bots import make_bot
     from toprace_pi.games.toprace.data import load_deck, load_track, track_names
-    from toprace_pi.games.toprace.rules.game import CHANCE, Settings
+    from toprace_pi.games.toprace.rules.game import Settings
     from toprace_pi.games.toprace.rules.variants import new_game, variant_names
     from toprace_pi.games.toprace.simulate import player_names
 
@@ -125,7 +125,7 @@ def toprace_games() -> dict[str, str]:
                 while not game.is_over:
                     if len(game.log) == half:
                         playout(digest, game, seed)
-                    if game.to_move == CHANCE:
+                    if game.decision.chance:
                         action = game.chance(chance)
                     else:
                         action = bots[game.seat].choose(game.seen_by(game.seat))

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from autorace.rounds import ASKED_NOT, BOARD, NAMES, B, new_game, of_kind, play_round, play_rounds
-from toprace_pi.errors import IllegalActionError
+from toprace_pi.errors import IllegalActionError, SettingsError
 from toprace_pi.games.autorace.rules import BANNER, Autorace, Choose, Phase, Reveal, Settings
 from toprace_pi.games.autorace.rules import events as ev
 from toprace_pi.games.autorace.rules.game import STALLED_ROUNDS
@@ -404,3 +404,13 @@ def test_a_series_ends_when_fewer_than_two_players_have_money():
     assert game.events[-1] == ev.SeriesEnded((0, 32), (B_,))
     with pytest.raises(IllegalActionError, match="the series is over"):
         game.apply(Reveal())
+
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"players": NAMES[:1]}, "AUTORACE is for 2 to"), ({"games": 0}, "at least one game"),
+    ({"boost": -1}, "an amount of money"), ({"players": ("Anna", "Anna")}, "different names"),
+], ids=["one player", "no game", "negative boost", "one name twice"])
+def test_settings_no_series_can_be_played_with_are_a_settings_error(fields, message):
+    with pytest.raises(SettingsError, match=message):
+        Autorace(Settings(**{"players": NAMES[:2], **fields}), BOARD)

@@ -15,7 +15,7 @@ from support.properties import (
     state,
 )
 from toprace_pi.errors import IllegalActionError
-from toprace_pi.games.toprace.rules import Game, Pass, Phase, PlayCard
+from toprace_pi.games.toprace.rules import Pass, Phase, PlayCard, TopRace
 from toprace_pi.games.toprace.rules.actions import Action, Deal
 from toprace_pi.games.toprace.rules.events import (
     CardPlayed,
@@ -52,17 +52,17 @@ def pit_deal(players: int, hands: Sequence[Sequence[int]] = (), box: Sequence[in
     return Deal(tuple(tuple(sorted(h)) for h in wanted), tuple(rest), tuple(chosen))
 
 
-def resolve(game: Game) -> None:
+def resolve(game: TopRace) -> None:
     """Work through the card in play with the first choice each time."""
     while game.phase in MID_CARD:
         game.apply(game.legal_actions()[0])
 
 
-def of_type(game: Game, kind: type) -> list[Event]:
+def of_type(game: TopRace, kind: type) -> list[Event]:
     return [e for e in game.events if isinstance(e, kind)]
 
 
-def refused(game: Game, action: Action, match: str) -> None:
+def refused(game: TopRace, action: Action, match: str) -> None:
     before = state(game)
     with pytest.raises(IllegalActionError, match=match):
         game.apply(action)
@@ -73,7 +73,7 @@ class PitObserver(Observer):
     """The base observer, with the Pit Stop rule's card places instead of "each card
     played once", and the pit stop cards accounted for."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: TopRace) -> None:
         super().__init__(game)
         self.left_out: tuple[int, ...] = ()
         self.used = Counter[int]()  # pit stop cards used up this race, by seat
@@ -112,7 +112,7 @@ class PitObserver(Observer):
             assert game.pit_stops[seat] == PIT_STOPS - self.used[seat] >= len(game.pit_waiting[seat])
 
 
-def pit_illegal(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def pit_illegal(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     """Actions the Pit Stop rule forbids now (plus the base ones for the other phases)."""
     assert isinstance(game, PitStopGame)
     if game.phase is PIT_STOP_CLAIM:

@@ -49,9 +49,9 @@ from toprace_pi.games.toprace.rules.events import (
 from toprace_pi.games.toprace.rules.game import (
     BANKNOTES_TOTAL,
     FINISHES_TO_END,
-    Game,
     Phase,
     Settings,
+    TopRace,
 )
 from toprace_pi.games.toprace.rules.track import FINISH, FINISH_ID, Track
 from toprace_pi.games.toprace.rules.variants import replay_game
@@ -90,7 +90,7 @@ class Observer:
     agree with what the events announced.
     """
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: TopRace) -> None:
         self.game = game
         self.total = game.bank + sum(game.money)
         self.money = list(game.money)
@@ -230,11 +230,11 @@ class Observer:
         assert game.money == self.money, "money moved that no event announced"
 
 
-def texts(game: Game) -> list[str]:
+def texts(game: TopRace) -> list[str]:
     return [e.text(game.names) for e in game.events]
 
 
-def assert_replays(game: Game) -> None:
+def assert_replays(game: TopRace) -> None:
     """Replaying the notation of the whole log rebuilds the same state and story."""
     again = type(game).replay(game.settings, game.track, game.deck, [str(a) for a in game.log])
     assert again.snapshot() == game.snapshot()
@@ -250,23 +250,23 @@ class Marks:
         self.wanted = set(rng.sample(range(1, span), 3))
         self.seen: dict[int, tuple[dict[str, Any], int]] = {}
 
-    def __call__(self, game: Game, dice: random.Random) -> None:
+    def __call__(self, game: TopRace, dice: random.Random) -> None:
         if len(game.log) in self.wanted:
             self.seen[len(game.log)] = (game.snapshot(), len(game.events))
 
-    def check(self, game: Game) -> None:
+    def check(self, game: TopRace) -> None:
         for upto, (snapshot, events) in self.seen.items():
             assert_prefix_replays(game, upto, snapshot, events)
 
 
-def assert_prefix_replays(game: Game, upto: int, snapshot: dict[str, Any], events: int) -> None:
+def assert_prefix_replays(game: TopRace, upto: int, snapshot: dict[str, Any], events: int) -> None:
     """The first ``upto`` actions rebuild the game as it was after them, mid-race."""
     again = replay_game(game.settings, game.track, game.deck, [str(a) for a in game.log[:upto]])
     assert again.snapshot() == snapshot
     assert again.events == game.events[:events]
 
 
-def assert_json_round_trip(game: Game) -> None:
+def assert_json_round_trip(game: TopRace) -> None:
     """``to_dict`` survives JSON, and the reloaded settings and log rebuild the game."""
     saved = json.loads(json.dumps(game.to_dict()))
     assert saved["snapshot"] == game.snapshot()
@@ -276,7 +276,7 @@ def assert_json_round_trip(game: Game) -> None:
     assert replay_game(settings, game.track, game.deck, saved["log"]).snapshot() == game.snapshot()
 
 
-def state(game: Game) -> tuple[Any, ...]:
+def state(game: TopRace) -> tuple[Any, ...]:
     """Everything a refused action must leave untouched, in comparable form."""
     hands = None if game.hands is None else [list(h) for h in game.hands]
     return (game.snapshot(), len(game.log), len(game.events), [str(a) for a in game.legal_actions()], hands)
@@ -297,14 +297,14 @@ WRONG_KIND: dict[Phase, Action] = {
 }
 
 
-def illegal_actions(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def illegal_actions(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     """Actions the rules forbid right now, each with the reason, for the current phase."""
     found: list[tuple[str, Action]] = [("wrong kind of action", WRONG_KIND[game.phase])]
     found += _ILLEGAL.get(game.phase, lambda g, r: [])(game, rng)
     return found
 
 
-def _illegal_deal(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def _illegal_deal(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     deal = game.deal(random.Random(rng.getrandbits(32)))
     assert deal.hands is not None
     twice = (deal.hands[0][1:] + deal.hands[1][:1],) + deal.hands[1:]
@@ -312,7 +312,7 @@ def _illegal_deal(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
             ("a deal for too few seats", Deal(deal.hands[:-1], deal.left_out))]
 
 
-def _illegal_bids(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def _illegal_bids(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     auction = game.auction
     assert auction is not None and game.to_move is not None
     found: list[tuple[str, Action]] = [("a bid off the 10,000 steps", Bid(OPENING_BID + STEP // 2)),
@@ -328,17 +328,17 @@ def _illegal_bids(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
     return found
 
 
-def _illegal_take(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def _illegal_take(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     return [("a car already sold", TakeCar(car)) for car in game.owner]
 
 
-def _illegal_place(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def _illegal_place(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     taken = [n for n in game.track.starting_spaces if n not in game.free_starting_spaces()]
     found: list[tuple[str, Action]] = [("a taken starting space", PlaceCar(n)) for n in taken]
     return found + [("no such starting space", PlaceCar(0)), ("no such starting space", PlaceCar(7))]
 
 
-def _illegal_play(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def _illegal_play(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     found: list[tuple[str, Action]] = [("no such card", PlayCard(max(game.deck.numbers) + 1))]
     found += [("a card already played", PlayCard(n)) for n in rng.sample(game.played, min(2, len(game.played)))]
     if game.hands is not None:
@@ -347,12 +347,12 @@ def _illegal_play(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
     return found
 
 
-def _illegal_joker(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def _illegal_joker(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     shown = sorted(set(CARS) - set(game.joker_choices()))
     return [("a joker on a car shown on the card", ChooseJoker(car)) for car in shown]
 
 
-def _illegal_move(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def _illegal_move(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     offered = [a for a in game.legal_actions() if isinstance(a, MoveCar)]
     car, ends = offered[0].car, [a.to for a in offered]
     found: list[tuple[str, Action]] = [
@@ -361,7 +361,7 @@ def _illegal_move(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
     return found
 
 
-def _illegal_return(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
+def _illegal_return(game: TopRace, rng: random.Random) -> list[tuple[str, Action]]:
     offered = [a for a in game.legal_actions() if isinstance(a, ReturnCar)]
     car, spaces = offered[0].car, [a.to for a in offered]
     found: list[tuple[str, Action]] = [
@@ -370,7 +370,7 @@ def _illegal_return(game: Game, rng: random.Random) -> list[tuple[str, Action]]:
     return found
 
 
-def _elsewhere(game: Game, offered: list[str], rng: random.Random) -> list[str]:
+def _elsewhere(game: TopRace, offered: list[str], rng: random.Random) -> list[str]:
     """A few space ids (or the finish) not among ``offered``."""
     ids = [s.id for s in game.track.spaces] + [FINISH_ID]
     return rng.sample([i for i in ids if i not in offered], 3)
@@ -380,7 +380,7 @@ def _other_car(car: Car, rng: random.Random) -> Car:
     return rng.choice([c for c in CARS if c != car])
 
 
-_ILLEGAL: dict[Phase, Callable[[Game, random.Random], list[tuple[str, Action]]]] = {
+_ILLEGAL: dict[Phase, Callable[[TopRace, random.Random], list[tuple[str, Action]]]] = {
     Phase.DEAL: _illegal_deal,
     Phase.BID: _illegal_bids,
     Phase.TAKE_CAR: _illegal_take,
@@ -392,10 +392,10 @@ _ILLEGAL: dict[Phase, Callable[[Game, random.Random], list[tuple[str, Action]]]]
 }
 
 
-Probes = Callable[[Game, random.Random], list[tuple[str, Action]]]
+Probes = Callable[[TopRace, random.Random], list[tuple[str, Action]]]
 
 
-def refuse_illegal(game: Game, rng: random.Random, seen: Counter[str] | None = None,
+def refuse_illegal(game: TopRace, rng: random.Random, seen: Counter[str] | None = None,
                    probes: Probes | None = None) -> None:
     """Try some illegal actions now (``probes``: the base game's by default): each must be refused and change
     nothing."""

@@ -9,12 +9,12 @@ from scenarios import BLACK, BLUE, CARS, GREEN, PURPLE, RED, YELLOW
 from toprace_pi.games.toprace.rules import (
     Bid,
     Deal,
-    Game,
     Pass,
     Phase,
     PlayCard,
     Sold,
     Sprint,
+    TopRace,
 )
 from toprace_pi.games.toprace.rules.actions import Action
 from toprace_pi.games.toprace.rules.auction import OPENING_BID, STEP
@@ -35,7 +35,7 @@ B, R, Y, K, P, G = BLUE, RED, YELLOW, BLACK, PURPLE, GREEN
 GRID = Grid((B, R, Y, K, P, G))
 
 
-def win_offer(game: Game, seat: int, price: int = OPENING_BID) -> None:
+def win_offer(game: TopRace, seat: int, price: int = OPENING_BID) -> None:
     """Bid so that ``seat`` wins the offer auction now running, for ``price`` if it can."""
     while game.phase is Phase.BID:
         auction = game.auction

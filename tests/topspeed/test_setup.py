@@ -9,7 +9,7 @@ import random
 import pytest
 
 from toprace_pi.core import registry
-from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.errors import DataError, SettingsError
 from toprace_pi.games.topspeed.bots import BOT_KINDS, make_bot
 from toprace_pi.games.topspeed.records import READERS, game_for, settings_from_dict, settings_to_dict
 from toprace_pi.games.topspeed.report import text_report
@@ -39,7 +39,7 @@ def test_base_is_the_normal_race_and_any_combination_of_rules_is_a_variant():
     assert section(variant="base")[0].settings() == section()[0].settings()
     assert variant_fields("wet+kers+qualifying") == {"race": "wet", "kers": True, "qualifying": True}
     assert variant_name(section(variant="normal+chaotic-weather")[0].settings()) == "normal+chaotic-weather"
-    with pytest.raises(IllegalActionError, match="not 'normal\\+turbo'"):
+    with pytest.raises(SettingsError, match="not 'normal\\+turbo'"):
         variant_fields("normal+turbo")
 
 
@@ -95,6 +95,8 @@ def test_the_journals_settings_read_back_and_each_problem_is_named():
         game_for(Settings(("Anna", "Ben"), deck="/no/such/deck.toml"), "j")
     with pytest.raises(DataError, match="for 2 to 8 players"):
         game_for(Settings(tuple("ABCDEFGHI")), "j")
+    with pytest.raises(DataError, match="not valid: the custom race takes out a Safety Car, but the deck has no more"):
+        game_for(Settings(("Anna", "Ben"), race="custom", removed=("safety_car",) * 3), "j")
     extra = Settings(("Anna", "Ben"), race="wet", blank_as="2")
     assert settings_from_dict(json.loads(json.dumps(settings_to_dict(extra))), "j") == extra
     assert game_for(extra, "j").deck_size == 72
@@ -117,11 +119,11 @@ def test_the_random_bot_picks_one_of_its_seats_options_from_the_view_alone():
 
 
 def test_the_settings_refuse_what_the_rules_do_not_allow():
-    with pytest.raises(IllegalActionError, match="different names"):
+    with pytest.raises(SettingsError, match="different names"):
         Settings(("Anna", "Anna"))
-    with pytest.raises(IllegalActionError, match="either chaotic weather or a card, not both"):
+    with pytest.raises(SettingsError, match="either chaotic weather or a card, not both"):
         Settings(("Anna", "Ben"), blank_card=True, blank_as="safety_car")
-    with pytest.raises(IllegalActionError, match="replaces a lost card only when that card is named"):
+    with pytest.raises(SettingsError, match="replaces a lost card only when that card is named"):
         Settings(("Anna", "Ben"), blank_replaces=True)
-    with pytest.raises(IllegalActionError, match="race type is one of normal, wet, custom"):
+    with pytest.raises(SettingsError, match="race type is one of normal, wet, custom"):
         Settings(("Anna", "Ben"), race="dry")

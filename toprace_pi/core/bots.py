@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from toprace_pi.core.game import GameState
 from toprace_pi.errors import TopRaceError
 
 B = TypeVar("B")
@@ -24,7 +25,7 @@ def make_bot(kinds: Mapping[str, Callable[..., B]], kind: str, seed: int, streng
     return kinds[kind](seed)
 
 
-def shown_to(bot: object, game: Any, seat: int) -> Any:
+def shown_to(bot: object, game: GameState, seat: int) -> Any:
     """What ``bot`` decides on for ``seat``: the game as the seat sees it (``seen_by``) for a
     bot that searches it, the seat's view as plain values (``view``) for any other."""
     return game.seen_by(seat) if getattr(bot, "SEES_GAME", False) else game.view(seat)

@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from toprace_pi.core.clone import copy_shallow
+from toprace_pi.core.game import GameState
 
 #: The game's own methods that change it: a seat's view does not offer them.
 _MUTATORS = frozenset({"apply", "apply_notation", "conceal"})
@@ -54,7 +55,7 @@ class SeatView:
     _own: frozenset[str] = frozenset()
     _covered: frozenset[str] = frozenset()
 
-    def __new__(cls, game: Any, seat: int | None) -> SeatView:
+    def __new__(cls, game: GameState, seat: int | None) -> SeatView:
         kind = _VIEW_TYPES.get(type(game)) or _view_type(type(game))
         game = copy_shallow(game, kind._own)
         game.conceal(seat)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.errors import DataError, SettingsError
 from toprace_pi.games.autorace.data import load_board
 from toprace_pi.games.autorace.rules import Autorace, Settings
 from toprace_pi.games.autorace.settings import parse_section
@@ -39,7 +39,7 @@ def settings_from_dict(fields: object, source: str) -> Settings:
         raise DataError(source, [f"the header's settings: {p}" for p in problems])
     try:
         return Settings(**{**fields, "players": tuple(fields["players"])})
-    except (TypeError, IllegalActionError) as exc:
+    except (TypeError, SettingsError) as exc:
         raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None
 
 
@@ -50,5 +50,5 @@ def game_for(settings: Settings, source: str) -> Autorace:
         raise DataError(source, [f"the header's board {settings.board!r} cannot be loaded: {exc}"]) from None
     try:
         return Autorace(settings, board)
-    except IllegalActionError as exc:
+    except SettingsError as exc:
         raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None

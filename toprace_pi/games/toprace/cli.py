@@ -17,14 +17,14 @@ from toprace_pi.errors import TopRaceError
 from toprace_pi.games.toprace.bots import BOT_KINDS
 from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
 from toprace_pi.games.toprace.report import json_report, text_report  # noqa: F401  (its report)
-from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.game import TopRace
 from toprace_pi.games.toprace.rules.variants import variant_names
 from toprace_pi.games.toprace.simulate import simulate as simulate_game
 
 
 def add_options(parser: argparse.ArgumentParser, command: str) -> None:
     """Top Race's options of ``command`` (``simulate`` or ``demo``)."""
-    info = Game.info
+    info = TopRace.info
     parser.add_argument("--track", default=DEFAULT_TRACK,
                         help=f"a shipped track ({', '.join(track_names())}) or a track file")
     parser.add_argument("--players", type=players(info.min_players, info.max_players), default=4,
@@ -40,7 +40,7 @@ def add_options(parser: argparse.ArgumentParser, command: str) -> None:
         parser.add_argument("--svg-dir", type=Path, metavar="DIR", help="also write a picture of every step")
 
 
-def simulate(args: argparse.Namespace) -> tuple[Game, dict[str, object]]:
+def simulate(args: argparse.Namespace) -> tuple[TopRace, dict[str, object]]:
     track, deck = load_track(args.track), load_deck(args.deck)
     game = simulate_game(track, deck, players=args.players, races=args.races, seed=args.seed, bots=args.bots,
                          strength=args.strength, variant=variant(args), deck_name=deck_name(args.deck))
@@ -58,7 +58,7 @@ def demo(args: argparse.Namespace) -> Callable[..., Any]:
                              svg_dir=args.svg_dir)
 
 
-def play_back(journal: Path, **how: Any) -> Game:
+def play_back(journal: Path, **how: Any) -> TopRace:
     """A journal played back step by step, as wide as the terminal lets the board be."""
     from toprace_pi.games.toprace.render.terminal import board_width
     from toprace_pi.games.toprace.table.replay import TopRaceReplay

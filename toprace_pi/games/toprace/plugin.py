@@ -9,10 +9,10 @@ from typing import Any
 from toprace_pi.core.registry import GameCommandLine, GameEntry, TableSetup, imported
 from toprace_pi.games.toprace import records
 from toprace_pi.games.toprace.commands import check_deck
-from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.game import TopRace
 
 
-def _new_game(*args: Any, **options: Any) -> Game:
+def _new_game(*args: Any, **options: Any) -> TopRace:
     from toprace_pi.games.toprace.rules.variants import new_game
 
     return new_game(*args, **options)
@@ -34,7 +34,7 @@ def _no_bot_seats(setup: TableSetup) -> str:
     return "its speed cards are dealt by hand, so the table never holds a bot's hand (its bots play in the demo)"
 
 
-ENTRY = GameEntry(info=Game.info, variants=_variant_names, new_game=_new_game,
+ENTRY = GameEntry(info=TopRace.info, variants=_variant_names, new_game=_new_game,
                   records=records, command_line=_command_line,
                   table=imported("toprace_pi.games.toprace.table.side", "TopRaceTable"),
                   search_bot=imported("toprace_pi.games.toprace.bots.search", "search_bot"),

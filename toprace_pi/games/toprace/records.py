@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.errors import DataError, SettingsError
 from toprace_pi.games.toprace.data import load_deck, load_track
-from toprace_pi.games.toprace.rules.game import Game, Settings
+from toprace_pi.games.toprace.rules.game import Settings, TopRace
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.games.toprace.settings import parse_section
 from toprace_pi.games.toprace.table.readers import CARS_READER, DISCARD_READER
@@ -32,11 +32,11 @@ def settings_from_dict(fields: object, source: str) -> Settings:
     assert isinstance(fields, dict)
     try:
         return Settings(**{**fields, "players": tuple(fields["players"])})
-    except (TypeError, ValueError, IllegalActionError) as exc:
+    except (TypeError, SettingsError) as exc:
         raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None
 
 
-def game_for(settings: Settings, source: str) -> Game:
+def game_for(settings: Settings, source: str) -> TopRace:
     """A new game of ``settings``, with the deck and the track they name (a shipped one,
     or the file the game was played on, by its absolute path)."""
     try:

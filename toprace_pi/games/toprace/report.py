@@ -17,13 +17,13 @@ from toprace_pi.games.toprace.rules.events import (
     money,
     ordinal,
 )
-from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.game import TopRace
 
 #: Events that start a block in the text report; the rest are indented under them.
 _HEADLINES = (RaceStarted, RaceEnded, GameEnded)
 
 
-def text_report(game: Game, extra: dict[str, Any] | None = None) -> str:
+def text_report(game: TopRace, extra: dict[str, Any] | None = None) -> str:
     """The whole game as lines a person reads: auctions, every turn's card and
     moves, finishes, placings, prize money and the final money."""
     lines = [_title(game, extra or {}), *event_lines(game, game.events)]
@@ -32,7 +32,7 @@ def text_report(game: Game, extra: dict[str, Any] | None = None) -> str:
     return "\n".join(lines)
 
 
-def event_lines(game: Game, events: Sequence[Event]) -> list[str]:
+def event_lines(game: TopRace, events: Sequence[Event]) -> list[str]:
     """``events`` of ``game`` as the report words them: a race's start and end head
     a block, cards and finishes are indented under them, a card's moves further;
     an ended race adds its placings and its prize money (if a car had an owner)."""
@@ -55,20 +55,20 @@ def event_line(event: Event, names: tuple[str, ...]) -> str:
     return indent + event.text(names)
 
 
-def _title(game: Game, extra: dict[str, Any]) -> str:
+def _title(game: TopRace, extra: dict[str, Any]) -> str:
     s = game.settings
     races = f"{s.races} race{'s' if s.races > 1 else ''}"
     more = "".join(f", {k} {v}" for k, v in extra.items())
     return f"Top Race on {game.track.name}: {', '.join(s.players)}; {races}{more}"
 
 
-def _race_summary(game: Game, result: RaceEnded) -> list[str]:
+def _race_summary(game: TopRace, result: RaceEnded) -> list[str]:
     placings = _placings(game, result.placements, _owners_by_race(game)[result.race - 1])
     prizes = result.prize_money(game.names)
     return [f"  Placings: {placings}", *([f"  Prize money: {prizes}"] if prizes else [])]
 
 
-def _owners_by_race(game: Game) -> list[dict[Any, int]]:
+def _owners_by_race(game: TopRace) -> list[dict[Any, int]]:
     races: list[dict[Any, int]] = []
     for event in game.events:
         if isinstance(event, RaceStarted):
@@ -78,7 +78,7 @@ def _owners_by_race(game: Game) -> list[dict[Any, int]]:
     return races
 
 
-def json_report(game: Game, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def json_report(game: TopRace, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """The same game as one JSON-ready document: settings, each race's auction,
     turns, placements and payouts, and every player's final money."""
     names = game.names
@@ -114,7 +114,7 @@ def json_report(game: Game, extra: dict[str, Any] | None = None) -> dict[str, An
     }
 
 
-def scoreboard(game: Game) -> list[str]:
+def scoreboard(game: TopRace) -> list[str]:
     """The standings in a few lines: the race and how many cards were played in it,
     each player's money and cars, and the cars that have finished, with their owners.
     Nothing secret (hands, tips, stocks) is in it: everyone at the table may read it."""
@@ -135,7 +135,7 @@ def cards_this_race(events: Sequence[Event]) -> list[CardPlayed]:
     return [e for e in events[starts[-1]:] if isinstance(e, CardPlayed)] if starts else []
 
 
-def _placings(game: Game, cars: Sequence[Any], owners: dict[Any, int]) -> str:
+def _placings(game: TopRace, cars: Sequence[Any], owners: dict[Any, int]) -> str:
     """``1st Blue (Anna), 2nd Red, ...``: cars in their places, with their owners."""
     return ", ".join(f"{ordinal(i)} {car}" + (f" ({game.names[owners[car]]})" if car in owners else "")
                      for i, car in enumerate(cars, 1))

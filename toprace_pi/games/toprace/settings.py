@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toprace_pi.games.toprace.data import DEFAULT_DECK, DEFAULT_TRACK, deck_names, load_deck, load_track, track_names
-from toprace_pi.games.toprace.rules.game import Game, Settings
+from toprace_pi.games.toprace.rules.game import Settings, TopRace
 from toprace_pi.games.toprace.rules.variants import new_game, variant_names
 from toprace_pi.schema import Range, number_of, shown, unknown_keys
 from toprace_pi.table.checks import data_file, players
@@ -42,7 +42,7 @@ class TableGame:
     #: Tips variant: :data:`TIPS_KEPT`.
     tips: str = "markers"
 
-    def new_game(self) -> tuple[Settings, Game]:
+    def new_game(self) -> tuple[Settings, TopRace]:
         """A new game of this setup, and its settings for the journal."""
         track = load_track(self.track)
         settings = Settings(self.players, races=self.races, track=track.slug, deck=self.deck,

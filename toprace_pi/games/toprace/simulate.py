@@ -10,7 +10,7 @@ from toprace_pi.games.toprace.bots import BOT_KINDS, Bot, make_bot
 from toprace_pi.games.toprace.data import DEFAULT_DECK
 from toprace_pi.games.toprace.rules.actions import Action
 from toprace_pi.games.toprace.rules.cards import Deck
-from toprace_pi.games.toprace.rules.game import CHANCE, Game, Settings
+from toprace_pi.games.toprace.rules.game import Settings, TopRace
 from toprace_pi.games.toprace.rules.track import Track
 from toprace_pi.games.toprace.rules.variants import new_game
 
@@ -37,16 +37,16 @@ def bots_for(kinds: Sequence[str], seed: int, strength: str | None = None) -> li
 
 
 def play(
-    game: Game,
+    game: TopRace,
     bots: Sequence[Bot],
     seed: int,
     *,
-    on_action: Callable[[Game, Action], None] | None = None,
-) -> Game:
+    on_action: Callable[[TopRace, Action], None] | None = None,
+) -> TopRace:
     """Play ``game`` to its end: chance deals from ``seed``, each seat by its bot."""
     chance = random.Random(seed)
     while not game.is_over:
-        if game.to_move == CHANCE:
+        if game.decision.chance:
             action: Action = game.chance(chance)
         else:
             seat = game.seat
@@ -68,8 +68,8 @@ def simulate(
     strength: str | None = None,
     variant: str = "base",
     deck_name: str = DEFAULT_DECK,
-    on_action: Callable[[Game, Action], None] | None = None,
-) -> Game:
+    on_action: Callable[[TopRace, Action], None] | None = None,
+) -> TopRace:
     """A whole bot game with default names; ``bots`` is one kind for every seat, one per seat
     (joined by commas) or ``"mixed"`` (greedy and random seats alternating). ``deck_name`` is what
     ``deck`` was loaded by, for the settings (a saved game names its deck)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import asdict, fields
 from typing import Any
 
-from toprace_pi.errors import DataError, IllegalActionError
+from toprace_pi.errors import DataError, SettingsError
 from toprace_pi.games.topspeed.data import load_circuit, load_deck
 from toprace_pi.games.topspeed.rules import Settings, TopSpeed
 from toprace_pi.games.topspeed.settings import parse_section
@@ -43,7 +43,7 @@ def settings_from_dict(fields_: object, source: str) -> Settings:
     try:
         return Settings(**{**fields_, "players": tuple(fields_.get("players", ())),
                            "removed": tuple(fields_.get("removed", ()))})
-    except (TypeError, IllegalActionError) as exc:
+    except (TypeError, SettingsError) as exc:
         raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None
 
 
@@ -58,5 +58,5 @@ def game_for(settings: Settings, source: str) -> TopSpeed:
         raise DataError(source, [f"the header's circuit or deck cannot be loaded: {exc}"]) from None
     try:
         return TopSpeed(settings, circuit, deck)
-    except IllegalActionError as exc:
+    except SettingsError as exc:
         raise DataError(source, [f"the header's settings are not valid: {exc}"]) from None

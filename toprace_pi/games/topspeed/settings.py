@@ -101,7 +101,7 @@ def parse_section(game: Mapping[str, Any], problems: list[str]) -> TableGame:
     )
     try:
         setup.settings().race_cards(load_deck(setup.deck))
-    except IllegalActionError as exc:
+    except SettingsError as exc:
         problems.append(f"[game] {exc}")
         return TableGame(players=setup.players, laps=setup.laps, decks=setup.decks)
     return setup

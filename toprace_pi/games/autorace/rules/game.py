@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Self, cast
 from toprace_pi.core.clone import clone
 from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo
 from toprace_pi.core.seat_view import SeatView
-from toprace_pi.errors import IllegalActionError
+from toprace_pi.errors import IllegalActionError, SettingsError
 from toprace_pi.games.autorace.rules import events as ev
 from toprace_pi.games.autorace.rules.actions import Action, Choose, Reveal, TakeBack, choose_action, parse_action
 from toprace_pi.games.autorace.rules.board import BANNER, Board
@@ -56,11 +56,11 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.games < 1:
-            raise IllegalActionError("a series has at least one game")
+            raise SettingsError("a series has at least one game")
         if self.boost < 0:
-            raise IllegalActionError("the boost is an amount of money, 0 or more")
+            raise SettingsError("the boost is an amount of money, 0 or more")
         if len(set(self.players)) < len(self.players) or not all(self.players):
-            raise IllegalActionError("the players need different names")
+            raise SettingsError("the players need different names")
 
 
 class Autorace:
@@ -81,7 +81,7 @@ class Autorace:
 
     def __init__(self, settings: Settings, board: Board) -> None:
         if not 2 <= len(settings.players) <= len(board.suits):
-            raise IllegalActionError(f"AUTORACE is for 2 to {len(board.suits)} players (one card set each), "
+            raise SettingsError(f"AUTORACE is for 2 to {len(board.suits)} players (one card set each), "
                                      f"not {len(settings.players)}")
         self.settings = settings
         self.board = board

@@ -13,15 +13,15 @@ from typing import Protocol
 from toprace_pi.core.bots import make_bot as find_bot
 from toprace_pi.games.toprace.rules.actions import Action
 from toprace_pi.games.toprace.rules.cars import Car
-from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.game import TopRace
 
 
 class Bot(Protocol):
     """Anything that can pick an action for the seat to move."""
 
-    def choose(self, game: Game) -> Action: ...
+    def choose(self, game: TopRace) -> Action: ...
 
-    def tip(self, game: Game) -> Car:
+    def tip(self, game: TopRace) -> Car:
         """The car this bot would tip on now (Tips variant), kept secret until revealed."""
         ...
 

@@ -26,7 +26,7 @@ from toprace_pi.games.toprace.rules.auction import STEP
 from toprace_pi.games.toprace.rules.cards import Deck, MovementCard, SprintBreakdownCard
 from toprace_pi.games.toprace.rules.cars import Car
 from toprace_pi.games.toprace.rules.events import TRADE_SIZE
-from toprace_pi.games.toprace.rules.game import Game, Phase
+from toprace_pi.games.toprace.rules.game import Phase, TopRace
 from toprace_pi.games.toprace.rules.track import FINISH
 from toprace_pi.games.toprace.rules.variants.pitstop import (
     PIT_STOP_CLAIM,
@@ -61,16 +61,16 @@ class GreedyBot:
     def __repr__(self) -> str:
         return "GreedyBot()"
 
-    def choose(self, game: Game) -> Action:
+    def choose(self, game: TopRace) -> Action:
         return _DECIDE[game.phase](self, game)
 
     # --- auction ----------------------------------------------------------------
 
-    def tip(self, game: Game) -> Car:
+    def tip(self, game: TopRace) -> Car:
         """Back the car leading now (Tips variant)."""
         return game.board.standings()[0]
 
-    def _bid(self, game: Game) -> Action:
+    def _bid(self, game: TopRace) -> Action:
         seat = game.seat
         assert game.auction is not None
         amounts = game.auction.bid_range(game.money)
@@ -81,20 +81,20 @@ class GreedyBot:
             return bid_action(amounts[0])
         return Pass()
 
-    def _car_worth(self, game: Game, seat: int) -> int:
+    def _car_worth(self, game: TopRace, seat: int) -> int:
         points = self._hand_points(game, seat)
         best = max((points[c] for c in game.cars_for_sale()), default=0)
         return best * POINT_VALUE + self.rng.randrange(0, 2 * STEP, STEP)
 
-    def _take(self, game: Game) -> Action:
+    def _take(self, game: TopRace) -> Action:
         points = self._hand_points(game, game.seat)
         return TakeCar(max(game.cars_for_sale(), key=lambda c: points[c]))
 
-    def _place(self, game: Game) -> Action:
+    def _place(self, game: TopRace) -> Action:
         starts = game.track.starting_spaces
         return PlaceCar(max(game.free_starting_spaces(), key=lambda n: game.track.rank_key(starts[n])))
 
-    def _hand_points(self, game: Game, seat: int) -> dict[Car, int]:
+    def _hand_points(self, game: TopRace, seat: int) -> dict[Car, int]:
         """Movement points per car in the seat's hand; the hand does not change
         during the auctions, so this is counted once per race."""
         hands = game.hands
@@ -105,7 +105,7 @@ class GreedyBot:
         return self._points[1]
 
     @staticmethod
-    def _count_points(game: Game, seat: int) -> dict[Car, int]:
+    def _count_points(game: TopRace, seat: int) -> dict[Car, int]:
         points = dict.fromkeys(game.cars, 0)
         for number in game.hands[seat] if game.hands else ():
             card = game.deck[number]
@@ -117,14 +117,14 @@ class GreedyBot:
 
     # --- race -------------------------------------------------------------------
 
-    def _play(self, game: Game) -> Action:
+    def _play(self, game: TopRace) -> Action:
         mine, racing = self._mine(game), frozenset(game.board.at)
         cards = game.playable_cards()
         if not cards:  # variants where a player without cards stays in the race
             return Pass()
         return play_action(max(cards, key=lambda n: _card_score(game.deck, n, mine, racing)))
 
-    def _joker(self, game: Game) -> Action:
+    def _joker(self, game: TopRace) -> Action:
         mine = self._mine(game)
         choices = game.joker_choices()
         own = [c for c in choices if c in mine and game.board.is_racing(c)]
@@ -133,7 +133,7 @@ class GreedyBot:
         wasted = [c for c in choices if not game.board.is_racing(c)]
         return joker_action(wasted[0] if wasted else self.rng.choice(choices))
 
-    def _sprint_or_breakdown(self, game: Game) -> Action:
+    def _sprint_or_breakdown(self, game: TopRace) -> Action:
         card = game.card
         assert isinstance(card, SprintBreakdownCard)
         a, b = card.pair
@@ -142,7 +142,7 @@ class GreedyBot:
         mine = self._mine(game)
         return Sprint() if rear in mine or front in mine else Breakdown()
 
-    def _move(self, game: Game) -> Action:
+    def _move(self, game: TopRace) -> Action:
         """Its own car as far ahead as it can go (across the line if it can); a
         rival's car on the track, as far back and outside as the rules allow."""
         assert game.moving is not None
@@ -156,13 +156,13 @@ class GreedyBot:
             best = ends[0]
         return move_action(car, game.track.space_id(best))
 
-    def _return(self, game: Game) -> Action:
+    def _return(self, game: TopRace) -> Action:
         assert game.returning is not None
         car, spaces = game.returning
         return ReturnCar(car, game.track.space_id(max(spaces, key=game.track.rank_key)))
 
     @staticmethod
-    def _mine(game: Game) -> frozenset[Car]:
+    def _mine(game: TopRace) -> frozenset[Car]:
         """The cars the bot races for: its own, or in Stocks the cars it backs."""
         if isinstance(game, StocksGame):
             return game.backed_cars(game.seat)
@@ -185,7 +185,7 @@ def _card_score(deck: Deck, number: int, mine: frozenset[Car], racing: frozenset
     return score
 
 
-def _tip(bot: GreedyBot, game: Game) -> Action:
+def _tip(bot: GreedyBot, game: TopRace) -> Action:
     return Tip(bot.tip(game))
 
 
@@ -197,7 +197,7 @@ FEW_CARDS = 1
 PIT_MARGIN = 4.0
 
 
-def _turn(bot: GreedyBot, game: Game) -> Action:
+def _turn(bot: GreedyBot, game: TopRace) -> Action:
     """Play the best card; with pit stops, first collect a claimed card or make a
     pit stop when it is worth a turn."""
     if isinstance(game, PitStopGame):
@@ -229,7 +229,7 @@ def _pit_stop(game: PitStopGame) -> Action | None:
     return action if best_offer >= best_hand + PIT_MARGIN else None
 
 
-def _claim(bot: GreedyBot, game: Game) -> Action:
+def _claim(bot: GreedyBot, game: TopRace) -> Action:
     """Claim the card just played when it is good for the bot's own cars (with
     Stocks: the cars it backs)."""
     assert isinstance(game, PitStopGame)
@@ -251,7 +251,7 @@ def _offer_worth(game: StocksGame, number: int) -> float:
     return sum(value if car is None else value * held[car] / START_STOCKS for car, value in card.moves)
 
 
-def _bid(bot: GreedyBot, game: Game) -> Action:
+def _bid(bot: GreedyBot, game: TopRace) -> Action:
     """Stocks: bid up to what the best card of the offer row is worth to the bot."""
     if not isinstance(game, StocksGame):
         return bot._bid(game)
@@ -265,12 +265,12 @@ def _bid(bot: GreedyBot, game: Game) -> Action:
     return bid_action(amounts[0]) if amounts and amounts[0] <= limit else Pass()
 
 
-def _take_offer(bot: GreedyBot, game: Game) -> Action:
+def _take_offer(bot: GreedyBot, game: TopRace) -> Action:
     assert isinstance(game, StocksGame)
     return TakeOffer(max(game.offer, key=lambda n: _offer_worth(game, n)))
 
 
-def _trade(bot: GreedyBot, game: Game) -> Action:
+def _trade(bot: GreedyBot, game: TopRace) -> Action:
     """Stocks: sell one stock each of the two rearmost cars it holds, buy the leader's
     (the next car's once the leader's are at the limit)."""
     assert isinstance(game, StocksGame)

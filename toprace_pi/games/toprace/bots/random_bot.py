@@ -6,7 +6,7 @@ import random
 
 from toprace_pi.games.toprace.rules.actions import Action
 from toprace_pi.games.toprace.rules.cars import Car
-from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.game import TopRace
 
 
 class RandomBot:
@@ -16,9 +16,9 @@ class RandomBot:
     def __repr__(self) -> str:
         return "RandomBot()"
 
-    def choose(self, game: Game) -> Action:
+    def choose(self, game: TopRace) -> Action:
         return self.rng.choice(game.legal_actions())
 
-    def tip(self, game: Game) -> Car:
+    def tip(self, game: TopRace) -> Car:
         """A tip on any car (Tips variant)."""
         return self.rng.choice(game.cars)

@@ -9,7 +9,7 @@ from toprace_pi.core.search import DEFAULT_STRENGTH, SearchBot, Strength
 from toprace_pi.games.toprace.bots.greedy import GreedyBot
 from toprace_pi.games.toprace.rules.actions import Action
 from toprace_pi.games.toprace.rules.cars import Car
-from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.game import TopRace
 
 
 class GreedyPolicy:
@@ -19,7 +19,7 @@ class GreedyPolicy:
     def __init__(self) -> None:
         self.greedy = GreedyBot(0)
 
-    def __call__(self, world: Game, seat: int, rng: random.Random) -> Action:
+    def __call__(self, world: TopRace, seat: int, rng: random.Random) -> Action:
         self.greedy.rng = rng
         return self.greedy.choose(world)
 
@@ -28,7 +28,7 @@ class TopRaceSearchBot(SearchBot):
     """The search bot as Top Race's bots are: it also notes a tip on its marker when asked
     outside the game's own decisions (the Tips variant with markers): the greedy one."""
 
-    def tip(self, game: Game) -> Car:
+    def tip(self, game: TopRace) -> Car:
         return GreedyBot().tip(game)
 
 
@@ -37,5 +37,5 @@ def search_bot(seed: int | None, strength: Strength | str = DEFAULT_STRENGTH) ->
     return TopRaceSearchBot(seed, GreedyPolicy(), strength, score=money)
 
 
-def money(game: Game) -> list[int]:
+def money(game: TopRace) -> list[int]:
     return list(game.money)

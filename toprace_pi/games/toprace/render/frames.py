@@ -11,14 +11,14 @@ from toprace_pi.games.toprace.render.palette import RGB
 from toprace_pi.games.toprace.render.svg import track_svg
 from toprace_pi.games.toprace.report import cards_this_race
 from toprace_pi.games.toprace.rules.events import Event
-from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.game import TopRace
 from toprace_pi.games.toprace.rules.track import Track
 from toprace_pi.render.playback import INDEX, MAX_EVENT_LINES, Playback, told
 
 __all__ = ["INDEX", "MAX_EVENT_LINES", "FrameWriter", "caption"]
 
 
-def caption(game: Game, events: Sequence[Event]) -> list[str]:
+def caption(game: TopRace, events: Sequence[Event]) -> list[str]:
     """The lines under a picture: race, turn and the last card played; who acts
     now and what they must do; then what happened since the previous picture."""
     cards = cards_this_race(game.events)
@@ -28,12 +28,13 @@ def caption(game: Game, events: Sequence[Event]) -> list[str]:
     return told([" · ".join(head), _who_acts(game)], [e.text(game.names) for e in events])
 
 
-def _who_acts(game: Game) -> str:
+def _who_acts(game: TopRace) -> str:
     if game.is_over:
         return "The game is over"
-    if game.to_move is None or game.to_move < 0:
+    seats = game.decision.seats
+    if not seats:  # chance deals or draws
         return f"Next: {game.phase.value}"
-    return f"{game.names[game.to_move]} to {game.phase.value}"
+    return f"{game.names[seats[0]]} to {game.phase.value}"
 
 
 class FrameWriter(Playback):
@@ -43,7 +44,7 @@ class FrameWriter(Playback):
         super().__init__(folder, track.name)
         self.track = track
 
-    def add(self, game: Game, lights: Mapping[int, RGB] | None = None,
+    def add(self, game: TopRace, lights: Mapping[int, RGB] | None = None,
             events: Sequence[Event] | None = None) -> Path:
         """A picture of ``game`` now, with ``lights`` (space index to LED colour). ``events`` are what
         happened since the previous picture; by default the game's events added since then."""

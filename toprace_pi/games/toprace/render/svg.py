@@ -25,7 +25,7 @@ from toprace_pi.games.toprace.render.palette import OFF, RGB, WHITE, ordinal
 from toprace_pi.games.toprace.render.shapes import Outline, Point, outlines
 from toprace_pi.games.toprace.rules.board import Board
 from toprace_pi.games.toprace.rules.cars import Car
-from toprace_pi.games.toprace.rules.game import Game
+from toprace_pi.games.toprace.rules.game import TopRace
 from toprace_pi.games.toprace.rules.track import FINISH, Space, Track
 from toprace_pi.render.pieces import Piece, crowd, piece_svg
 from toprace_pi.render.svg import CAPTION_LINE, caption_lines, css, document, el, num
@@ -43,17 +43,17 @@ BACKGROUND = "#eef4ea"
 CAR_RADIUS = 0.34
 
 
-def board_svg(game: Game) -> str:
+def board_svg(game: TopRace) -> str:
     """The game's track without its cars: the static board a live page fetches once."""
     return track_svg(game.track)
 
 
-def pieces(game: Game) -> list[Piece]:
+def pieces(game: TopRace) -> list[Piece]:
     """Where every car stands now, in the units of :func:`board_svg`'s picture (see :func:`track_pieces`)."""
     return track_pieces(game.track, game.board)
 
 
-def picture(game: Game, caption: Sequence[str] = ()) -> str:
+def picture(game: TopRace, caption: Sequence[str] = ()) -> str:
     """The track with the game's cars on it and ``caption`` under it."""
     return track_svg(game.track, game.board, caption=caption)
 

@@ -1,14 +1,14 @@
 """A whole game of Top Race: one state object that knows what may happen next.
 
-:class:`Game` holds the settings, the money, the current race and the action log.
-``game.to_move`` says whose decision it is (a seat, :data:`CHANCE` for the deal,
+:class:`TopRace` holds the settings, the money, the current race and the action log.
+``game.to_move`` says whose decision it is (a seat, :data:`CHANCE_SEAT` for the deal,
 ``None`` once the game is over) and ``game.phase`` what kind of decision.
 ``game.legal_actions()`` lists what may be done and ``game.apply(action)`` does
 one, or raises :class:`~toprace_pi.errors.IllegalActionError` with a message a
 player understands and leaves the state exactly as it was.
 
 The engine never draws random numbers itself: the deal is a chance action in
-the log (:meth:`Game.deal`), so replaying the log rebuilds the game exactly.
+the log (:meth:`TopRace.deal`), so replaying the log rebuilds the game exactly.
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ from functools import cache
 from typing import Any, ClassVar, Self, TypeVar, cast
 
 from toprace_pi.core.clone import clone, shared
-from toprace_pi.core.game import CHANCE as CHANCE_DECISION
-from toprace_pi.core.game import NOBODY, ChanceOutcomes, Decision, GameInfo, nth_combination
+from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo, nth_combination
 from toprace_pi.core.seat_view import SeatView
-from toprace_pi.errors import IllegalActionError
+from toprace_pi.errors import IllegalActionError, SettingsError
 from toprace_pi.games.toprace.rules.actions import (
     Action,
     Bid,
@@ -67,7 +66,9 @@ from toprace_pi.games.toprace.rules.events import (
 )
 from toprace_pi.games.toprace.rules.track import Track
 
-CHANCE = -1
+#: ``to_move`` (and the snapshot's) at a chance decision: the engine's own record. Outside the
+#: engine, chance is said one way for every game: ``game.decision.chance`` (:data:`~toprace_pi.core.game.CHANCE`).
+CHANCE_SEAT = -1
 START_CAPITAL = 200_000
 #: All banknotes of the box: 30x10k, 20x50k, 30x100k, 20x500k, 20x1M.
 BANKNOTES_TOTAL = 30 * 10_000 + 20 * 50_000 + 30 * 100_000 + 20 * 500_000 + 20 * 1_000_000
@@ -144,7 +145,7 @@ Phase.RETURN_CAR = Phase("RETURN_CAR", "put the broken-down car back on the trac
 Phase.GAME_OVER = Phase("GAME_OVER", "nothing: the game is over")
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])
-#: A check or an apply method, as the handler tables hold it (``Game`` is the first argument).
+#: A check or an apply method, as the handler tables hold it (``TopRace`` is the first argument).
 _Handler = Callable[[Any, Any], None]
 
 
@@ -189,13 +190,13 @@ class Settings:
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.players) <= 6:
-            raise IllegalActionError(f"Top Race is for 2 to 6 players, not {len(self.players)}")
+            raise SettingsError(f"Top Race is for 2 to 6 players, not {len(self.players)}")
         if len(set(self.players)) != len(self.players):
-            raise IllegalActionError("every player needs a different name")
+            raise SettingsError("every player needs a different name")
         if self.races < 1:
-            raise IllegalActionError("a game has at least one race")
+            raise SettingsError("a game has at least one race")
         if not 0 <= self.first_opener < len(self.players):
-            raise IllegalActionError(f"no seat {self.first_opener} to open the first auction")
+            raise SettingsError(f"no seat {self.first_opener} to open the first auction")
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,12 +249,12 @@ class MoveBook:
         return [by_end[end] for end in ends]
 
 
-class Game:
+class TopRace:
     """One game of Top Race (base rules) on a track with a deck.
 
     **Who is who.** A *seat* is a player's number, 0 to ``player_count - 1``
     clockwise (``names[seat]`` is the name). ``to_move`` is whose decision it is
-    now: a seat, :data:`CHANCE` at a chance node, ``None`` after the game; the
+    now: a seat, :data:`CHANCE_SEAT` at a chance node, ``None`` after the game; the
     property :attr:`seat` is ``to_move`` where a seat must be deciding. During
     the race ``turn`` is the seat whose turn it is: it differs from ``to_move``
     while others decide inside that turn (a tip, a pit stop claim, putting back
@@ -297,7 +298,7 @@ class Game:
     #: The ``Settings.variant`` this class plays; a mismatch is refused.
     VARIANT: ClassVar[str] = "base"
     #: Per phase: the legal actions now (built from :func:`legal` declarations).
-    LEGAL: ClassVar[dict[Phase, Callable[[Game], list[Action]]]]
+    LEGAL: ClassVar[dict[Phase, Callable[[TopRace], list[Action]]]]
     #: Per phase and action type: the (check, apply) functions (from :func:`handles`).
     HANDLERS: ClassVar[dict[Phase, dict[type, tuple[_Handler, _Handler]]]]
     #: (phase, action type) pairs a subclass refuses although a base class handles them.
@@ -328,7 +329,7 @@ class Game:
 
     def __init__(self, settings: Settings, track: Track, deck: Deck) -> None:
         if settings.variant != self.VARIANT:
-            raise IllegalActionError(
+            raise SettingsError(
                 f"{type(self).__name__} plays the {self.VARIANT!r} rules but the settings name {settings.variant!r}: "
                 "build the game with toprace_pi.games.toprace.rules.variants.new_game")
         self.settings = settings
@@ -349,14 +350,14 @@ class Game:
         self._begin_race()
 
     def __repr__(self) -> str:
-        return f"<Game race {self.race}/{self.settings.races}, {self.phase.name}, to move: {self.to_move}>"
+        return f"<TopRace race {self.race}/{self.settings.races}, {self.phase.name}, to move: {self.to_move}>"
 
     # --- the state machine ---------------------------------------------------
 
     def _begin_race(self) -> None:
         self.race += 1
         self.phase = Phase.DEAL
-        self.to_move: int | None = CHANCE
+        self.to_move: int | None = CHANCE_SEAT
         self.board = Board(self.track, self.cars)
         self.owner: dict[Car, int] = {}
         self._fleets: list[frozenset[Car]] = [frozenset()] * self.player_count
@@ -423,19 +424,19 @@ class Game:
     def _wrong_time(self, action: Action) -> str:
         if self.is_over:
             return f"the game is over; {action} is not possible"
-        who = "chance" if self.to_move == CHANCE else self.names[self.seat]
+        who = "chance" if self.to_move == CHANCE_SEAT else self.names[self.seat]
         return f"now {who} must {self.phase.value}; {action} is not possible"
 
     @property
     def seat(self) -> int:
         """The seat whose decision it is; an error at the deal or after the game."""
-        if self.to_move is None or self.to_move == CHANCE:
+        if self.to_move is None or self.to_move == CHANCE_SEAT:
             raise IllegalActionError(f"no player is to move now: {self.phase.value}")
         return self.to_move
 
     @property
     def current_name(self) -> str:
-        return "" if self.to_move is None or self.to_move == CHANCE else self.names[self.to_move]
+        return "" if self.to_move is None or self.to_move == CHANCE_SEAT else self.names[self.to_move]
 
     # --- dealing ---------------------------------------------------------------
 
@@ -443,7 +444,7 @@ class Game:
         return CARDS_PER_PLAYER[self.player_count]
 
     def chance(self, rng: random.Random) -> Action:
-        """Hook: the chance action due now (``to_move == CHANCE``), drawn with ``rng``
+        """Hook: the chance action due now (``to_move == CHANCE_SEAT``), drawn with ``rng``
         but not applied. The base game's only chance is the deal; variants add theirs
         (a car revealed for auction, the starting grid)."""
         return self.deal(rng)
@@ -1035,7 +1036,7 @@ class Game:
         to_move = self.to_move
         if to_move is None:
             return NOBODY
-        return CHANCE_DECISION if to_move == CHANCE else Decision.of(to_move)
+        return CHANCE if to_move == CHANCE_SEAT else Decision.of(to_move)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: a spectator): the snapshot without any seat's
@@ -1048,11 +1049,11 @@ class Game:
             snap.update(self.secrets(seat))
         return snap
 
-    def seen_by(self, seat: int | None) -> Game:
+    def seen_by(self, seat: int | None) -> TopRace:
         """The game as ``seat`` sees it (``None``: a spectator), read-only: what its bot decides on
         (a :class:`~toprace_pi.core.seat_view.SeatView` of a copy concealed from the seat, :meth:`conceal`,
         that reads as this game)."""
-        return cast(Game, SeatView(self, seat))
+        return cast(TopRace, SeatView(self, seat))
 
     #: Per-seat secrets (a list with an entry per seat) that :meth:`seen_by` shows only to their seat and
     #: :meth:`view` leaves out of the snapshot (where one is there under the same name).
@@ -1134,7 +1135,7 @@ class Game:
     #: A list of such lists: a clone copies each in one go.
     CLONE_NESTED = ("hands",)
 
-    def replayed(self, log: Sequence[Action | str]) -> Game:
+    def replayed(self, log: Sequence[Action | str]) -> TopRace:
         """The same game (settings, track, deck) rebuilt from the start by ``log``."""
         return type(self).replay(self.settings, self.track, self.deck, log)
 
@@ -1158,9 +1159,9 @@ def _card_numbers(deck: Deck) -> frozenset[int]:
     return frozenset(deck.numbers)
 
 
-def _no_actions(game: Game) -> list[Action]:
+def _no_actions(game: TopRace) -> list[Action]:
     """The legal actions of a phase that declares none: a chance node, the game's end."""
     return []
 
 
-Game._build_tables()
+TopRace._build_tables()

@@ -1,7 +1,7 @@
 """Cards the table knows are in a hand it cannot see.
 
 When the speed cards are dealt by hand at a real table the engine does not see
-the hands (``Game.hands`` is ``None``), but a card that reaches a hand face up
+the hands (``TopRace.hands`` is ``None``), but a card that reaches a hand face up
 (taken from the Stocks offer row, or by a Pit Stop) is known to be there until
 it is played: nobody else may play it, and a player whose other cards are all
 played may play only those. The Stocks variant and the Pit Stop rule (and the

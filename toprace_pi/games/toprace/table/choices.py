@@ -15,7 +15,6 @@ from toprace_pi.games.toprace.rules import (
     Action,
     Breakdown,
     ChooseJoker,
-    Game,
     MoveCar,
     Pass,
     Phase,
@@ -23,6 +22,7 @@ from toprace_pi.games.toprace.rules import (
     PlayCard,
     ReturnCar,
     TakeCar,
+    TopRace,
 )
 from toprace_pi.games.toprace.rules.variants.pitstop import CollectPitStop, TakeFromBox, TakeFromDiscard
 from toprace_pi.games.toprace.rules.variants.stocks import TAKE_OFFER, TakeOffer
@@ -34,7 +34,7 @@ PICKED = (Phase.TAKE_CAR, Phase.PLACE_CAR, Phase.CHOOSE_JOKER, Phase.SPRINT_OR_B
           Phase.MOVE_CAR, Phase.RETURN_CAR, TIP, TAKE_OFFER)
 
 
-def choice_for(game: Game) -> Choice | None:
+def choice_for(game: TopRace) -> Choice | None:
     """The NEXT/OK choice for the game's current decision, if it is one. On a turn
     the speed card is laid on the reader; the choice holds what else may be done
     (the Pit Stop rule's pit stops and collecting)."""
@@ -47,7 +47,7 @@ def choice_for(game: Game) -> Choice | None:
     return Choice(options, functools.partial(label, game)) if options else None
 
 
-def label(game: Game, action: Action) -> str:
+def label(game: TopRace, action: Action) -> str:
     """An action as the table says it."""
     if isinstance(action, TakeCar):
         return f"take {action.car}"

@@ -25,12 +25,12 @@ from toprace_pi.games.toprace.rules import (
     Action,
     ChooseJoker,
     Deck,
-    Game,
     Pass,
     Phase,
     PlayCard,
     Settings,
     TakeCar,
+    TopRace,
     Track,
 )
 from toprace_pi.games.toprace.rules.actions import Bid
@@ -228,7 +228,7 @@ class DemoPlayers:
         else:
             self._act(demo, game, self.bots[game.seat].choose(game.seen_by(game.seat)))
 
-    def _act(self, demo: TopRaceDemo, game: Game, action: Action) -> None:
+    def _act(self, demo: TopRaceDemo, game: TopRace, action: Action) -> None:
         """Carry out one decision as a person at the table would."""
         if isinstance(action, Pass):
             demo.press("pass")
@@ -294,7 +294,7 @@ class DemoPlayers:
         assert aloud.auction is not None and aloud.auction.winner is not None
         return aloud.auction.winner, aloud.auction.high
 
-    def _human_bid(self, demo: TopRaceDemo, aloud: Game) -> Action:
+    def _human_bid(self, demo: TopRaceDemo, aloud: TopRace) -> Action:
         legal = aloud.legal_actions()
         bids = [a for a in legal if isinstance(a, Bid)]
         passing = Pass() if Pass() in legal else None
@@ -376,7 +376,7 @@ def run_demo(
     screen: DemoScreen | None = None,
     remotes: Sequence[str] = (),
     pages: Callable[[Any], Pages] | None = None,
-) -> Game:
+) -> TopRace:
     """The ``toprace-pi demo`` command: a whole game at a simulated table, told as it
     happens, the board and the standings shown after every step. The ``humans`` play
     at the keyboard ``keys``, which also pauses (space), steps (.) and quits (q); the ``remotes`` on
@@ -416,7 +416,7 @@ def run_demo(
                     new_turn=turn != shown_turn and game.phase is Phase.PLAY_CARD or game.is_over)
         shown_turn = turn if game.phase is Phase.PLAY_CARD else shown_turn
 
-    def picture(game: Game) -> None:
+    def picture(game: TopRace) -> None:
         if pictures is not None:
             pictures.add(game, lights_by_space(profile, track, demo.table.steady()))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from toprace_pi.games.toprace.rules import Action, Car, CarSet, Deal, Game, Pass, Phase, Sold
+from toprace_pi.games.toprace.rules import Action, Car, CarSet, Deal, Pass, Phase, Sold, TopRace
 from toprace_pi.games.toprace.rules.auction import OPENING_BID, STEP
 from toprace_pi.games.toprace.rules.events import money
 from toprace_pi.games.toprace.rules.variants.pitstop import PIT_STOP_CLAIM, ClaimPitStop
@@ -54,7 +54,7 @@ class SaleEntry(Entry):
     price: int = OPENING_BID
 
     @classmethod
-    def for_game(cls, game: Game) -> SaleEntry:
+    def for_game(cls, game: TopRace) -> SaleEntry:
         assert game.auction is not None
         bidders = [s for s in range(game.player_count) if game.auction.may_bid(s)]
         return cls(bidders, game.names, game.auction.number)
@@ -103,7 +103,7 @@ class LayoutEntry(Entry):
                f"({len(self.offer)} of {self.offer_size})"
 
     @classmethod
-    def for_game(cls, game: Game) -> LayoutEntry:
+    def for_game(cls, game: TopRace) -> LayoutEntry:
         box, offer = game.box_size(), game.offer_size()
         fixed = tuple(game.offer_fixed())
         return cls(box, offer - len(fixed), fixed)
@@ -207,7 +207,7 @@ class ClaimWindow(Entry):
     claimed: set[int] = field(default_factory=set)
 
     @classmethod
-    def for_game(cls, game: Game, closes: float) -> ClaimWindow:
+    def for_game(cls, game: TopRace, closes: float) -> ClaimWindow:
         return cls(list(game.claimants), game.turn, game.names, closes)  # type: ignore[attr-defined]
 
     @property
@@ -240,7 +240,7 @@ class ClaimWindow(Entry):
         return actions
 
 
-def entry_for(game: Game, now: float, *, dealt_by_hand: bool, claim_window: float = CLAIM_WINDOW) -> Entry | None:
+def entry_for(game: TopRace, now: float, *, dealt_by_hand: bool, claim_window: float = CLAIM_WINDOW) -> Entry | None:
     """The multi-step entry the game's phase needs at the table, if any."""
     if game.phase is Phase.BID:
         return SaleEntry.for_game(game)

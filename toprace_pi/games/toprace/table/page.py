@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from toprace_pi.games.toprace.render.svg import board_svg, pieces
-from toprace_pi.games.toprace.rules import Game, Phase
+from toprace_pi.games.toprace.rules import Phase, TopRace
 from toprace_pi.games.toprace.rules.actions import (
     Action,
     Breakdown,
@@ -63,19 +63,19 @@ LABELLED = (TakeCar, PlaceCar, ChooseJoker, Sprint, Breakdown, Tip, TakeFromBox,
 
 
 class TopRacePage(PageBase):
-    def board(self, game: Game) -> str:
+    def board(self, game: TopRace) -> str:
         return board_svg(game)
 
-    def pieces(self, game: Game) -> list[Piece]:
+    def pieces(self, game: TopRace) -> list[Piece]:
         return pieces(game)
 
-    def news(self, event: GameEvent, game: Game) -> str | None:
+    def news(self, event: GameEvent, game: TopRace) -> str | None:
         return event.text(game.names) if isinstance(event, SEEN) else announcement(event, game.names)
 
-    def colours(self, game: Game) -> list[str]:
+    def colours(self, game: TopRace) -> list[str]:
         return _colours(_owned(game))
 
-    def standings(self, game: Game) -> Standings:
+    def standings(self, game: TopRace) -> Standings:
         owned = _owned(game)
         colours = _colours(owned)
         places = {car: n for n, car in enumerate(game.board.finished, 1)}
@@ -87,7 +87,7 @@ class TopRacePage(PageBase):
             rows.append((colours[seat], (name, money(game.money[seat]), owns, str(cards[seat]))))
         return Standings(("Player", "Money", "Cars", "Cards"), tuple(rows))
 
-    def secrets(self, game: Game, view: dict[str, Any]) -> list[str]:
+    def secrets(self, game: TopRace, view: dict[str, Any]) -> list[str]:
         """The hand a card a line, each with its moves (a number alone means nothing to a player)."""
         lines = []
         if view.get("my_hand") is not None:
@@ -99,12 +99,12 @@ class TopRacePage(PageBase):
             lines.append("Your stocks: " + ", ".join(f"{car} {count}" for car, count in view["my_stocks"].items()))
         return lines
 
-    def options(self, game: Game, seat: int) -> list[Action]:
+    def options(self, game: TopRace, seat: int) -> list[Action]:
         if game.phase is Phase.BID or game.hands is None and game.phase is Phase.PLAY_CARD:
             return []  # the auction is held aloud; a hand dealt by hand is the player's own to play
         return super().options(game, seat)
 
-    def prompt(self, game: Game, said: str) -> str:
+    def prompt(self, game: TopRace, said: str) -> str:
         """Whose decision it is and what it is, as the phase says it (the table's prompt adds its buttons)."""
         phase = game.phase
         if phase in AT_THE_TABLE:
@@ -122,7 +122,7 @@ class TopRacePage(PageBase):
             return f"{who}: " + (" or ".join(may) or phase.value)
         return f"{who}: {phase.value}"
 
-    def words(self, game: Game, action: Action) -> str:
+    def words(self, game: TopRace, action: Action) -> str:
         if isinstance(action, PlayCard):
             return f"play {game.deck[action.number]}"
         if isinstance(action, (MoveCar, ReturnCar)):
@@ -139,7 +139,7 @@ class TopRacePage(PageBase):
             return "let it go (no pit stop)" if game.phase is PIT_STOP_CLAIM else "pass"
         return label(game, action) if isinstance(action, LABELLED) else str(action)
 
-    def spot(self, game: Game, action: Action) -> tuple[str, str] | None:
+    def spot(self, game: TopRace, action: Action) -> tuple[str, str] | None:
         """A car's move or return is picked on the board: where it ends, and where the car is now."""
         board, track = game.board, game.track
         if isinstance(action, MoveCar):
@@ -149,7 +149,7 @@ class TopRacePage(PageBase):
         return None
 
 
-def _owned(game: Game) -> dict[int, list[Any]]:
+def _owned(game: TopRace) -> dict[int, list[Any]]:
     """Each seat's cars, in the deck's order."""
     owned: dict[int, list[Any]] = {seat: [] for seat in range(len(game.names))}
     for car, seat in sorted(game.owner.items()):

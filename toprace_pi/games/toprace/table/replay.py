@@ -10,7 +10,7 @@ from toprace_pi.games.toprace.render.palette import RGB
 from toprace_pi.games.toprace.render.svg import track_svg
 from toprace_pi.games.toprace.render.terminal import DEFAULT_WIDTH, render_track
 from toprace_pi.games.toprace.report import event_lines
-from toprace_pi.games.toprace.rules import Action, Game
+from toprace_pi.games.toprace.rules import Action, TopRace
 from toprace_pi.games.toprace.rules.events import Event
 from toprace_pi.games.toprace.table.board import load_profile
 from toprace_pi.games.toprace.table.side import TopRaceTable
@@ -29,21 +29,21 @@ class TopRaceReplay:
         self.side = TopRaceTable()
         self.view: TableView | None = None  # the track's, once the game is known
 
-    def title(self, game: Game) -> str:
+    def title(self, game: TopRace) -> str:
         return game.track.name
 
-    def said(self, game: Game, step: Action | None, news: Sequence[Event]) -> list[str]:
+    def said(self, game: TopRace, step: Action | None, news: Sequence[Event]) -> list[str]:
         return event_lines(game, news)
 
-    def board(self, game: Game, step: Action | None, news: Sequence[Event]) -> str:
+    def board(self, game: TopRace, step: Action | None, news: Sequence[Event]) -> str:
         return render_track(game.track, colour=self.colour, width=self.width, lights=self.lights(game),
                             cars=game.cars, board=game.board)
 
-    def picture(self, game: Game, news: Sequence[Event]) -> tuple[str, list[str]]:
+    def picture(self, game: TopRace, news: Sequence[Event]) -> tuple[str, list[str]]:
         lines = caption(game, news)
         return track_svg(game.track, game.board, lights=self.lights(game), caption=lines), lines
 
-    def lights(self, game: Game) -> dict[int, RGB]:
+    def lights(self, game: TopRace) -> dict[int, RGB]:
         """The strip's lights by space, as the table showed them at this step."""
         self.view = self.view or self.side.view(load_profile(game.track.slug, game.track))
         return lights_by_space(self.view.profile, game.track, self.view.frame(game, self.side.choice(game), 0.0))

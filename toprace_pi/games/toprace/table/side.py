@@ -14,7 +14,7 @@ from typing import Any
 
 from toprace_pi.core.colour import RGB
 from toprace_pi.games.toprace.data import load_deck
-from toprace_pi.games.toprace.rules import Action, Car, ChooseJoker, Deal, Game, Pass, Phase, PlayCard, TakeCar
+from toprace_pi.games.toprace.rules import Action, Car, ChooseJoker, Deal, Pass, Phase, PlayCard, TakeCar, TopRace
 from toprace_pi.games.toprace.rules.events import CarFinished
 from toprace_pi.games.toprace.rules.events import Event as GameEvent
 from toprace_pi.games.toprace.rules.variants.pitstop import TakeFromBox
@@ -44,19 +44,19 @@ CAR_ACTIONS: dict[Phase, type] = {Phase.TAKE_CAR: TakeCar, Phase.CHOOSE_JOKER: C
                                   REVEAL: Reveal}
 
 
-class TopRaceTable(TableSide[Game]):
+class TopRaceTable(TableSide[TopRace]):
     """Top Race at the table set up as ``setup`` says (the ``[game]`` section), if given."""
 
     def __init__(self, setup: TableGame | None = None) -> None:
         self.setup = setup or TableGame()
 
-    def entry(self, game: Game, now: float, *, dealt_by_hand: bool) -> Entry | None:
+    def entry(self, game: TopRace, now: float, *, dealt_by_hand: bool) -> Entry | None:
         return entry_for(game, now, dealt_by_hand=dealt_by_hand, claim_window=self.setup.claim_window)
 
-    def choice(self, game: Game) -> Choice | None:
+    def choice(self, game: TopRace) -> Choice | None:
         return choice_for(game)
 
-    def tag(self, game: Game, identity: Identity) -> Step:
+    def tag(self, game: TopRace, identity: Identity) -> Step:
         kind, value = identity
         if kind == "card":
             return self._card(game, int(value))  # type: ignore[call-overload]
@@ -66,7 +66,7 @@ class TopRaceTable(TableSide[Game]):
                                                                        f"{self.prompt(game, choice_for(game))}")
         return Refusal(f"no pit stop card is asked for now: {self.prompt(game, choice_for(game))}")
 
-    def _card(self, game: Game, number: int) -> Step:
+    def _card(self, game: TopRace, number: int) -> Step:
         phase = game.phase
         if phase is Phase.PLAY_CARD:
             return [self._card_on_turn(game, number)]
@@ -78,7 +78,7 @@ class TopRaceTable(TableSide[Game]):
         return Refusal(f"no speed card is played now: {prompt}")
 
     @staticmethod
-    def _card_on_turn(game: Game, number: int) -> Action:
+    def _card_on_turn(game: TopRace, number: int) -> Action:
         """A card laid at the start of a turn: played from the hand, or with the Pit
         Stop rule taken from the box (a pit stop). A pit stop off the discard pile
         is never a scan (the reader sees the pile's top card all the time): it is
@@ -87,10 +87,10 @@ class TopRaceTable(TableSide[Game]):
             return TakeFromBox(number)
         return PlayCard(number)
 
-    def passing(self, game: Game) -> Sequence[Action] | None:
+    def passing(self, game: TopRace) -> Sequence[Action] | None:
         return [Pass()] if Pass() in game.legal_actions() else None
 
-    def prompt(self, game: Game, choice: Choice | None) -> str:
+    def prompt(self, game: TopRace, choice: Choice | None) -> str:
         if game.is_over:
             return "the game is over"
         if game.phase is REVEAL:
@@ -115,10 +115,10 @@ class TopRaceTable(TableSide[Game]):
     def announcement(self, event: GameEvent, names: tuple[str, ...]) -> str | None:
         return announcement(event, names)
 
-    def unknown_tag(self, record: str | None, game: Game) -> str:
+    def unknown_tag(self, record: str | None, game: TopRace) -> str:
         return unknown_tag(record, game.cars)
 
-    def ignores(self, reader: str, identity: Identity, game: Game) -> bool:
+    def ignores(self, reader: str, identity: Identity, game: TopRace) -> bool:
         """The reader sees the pile: the card lying there read again (a missed poll, a
         nudge, the top card lifted off to show the one below) is no new input."""
         kind, value = identity
@@ -127,7 +127,7 @@ class TopRaceTable(TableSide[Game]):
     def view(self, profile: Profile) -> TableView:
         return TableView(profile)
 
-    def is_deal(self, game: Game) -> bool:
+    def is_deal(self, game: TopRace) -> bool:
         return game.phase is Phase.DEAL
 
     def undo_refusal(self, action: Action) -> str | None:
@@ -137,14 +137,14 @@ class TopRaceTable(TableSide[Game]):
     def taken_back(self, action: Action) -> str:
         return "took back a trade" if isinstance(action, Trade) else f"took back: {action}"  # a trade is secret
 
-    def board_profile(self, profile: str | None, game: Game) -> Profile:
+    def board_profile(self, profile: str | None, game: TopRace) -> Profile:
         """The profile ``[files] profile`` names, else the track's own (shipped, or beside its track file)."""
         return load_profile(profile or game.track.slug, track=game.track)  # the game's track: not read again
 
-    def vocabulary(self, game: Game) -> TopRaceVocabulary:
+    def vocabulary(self, game: TopRace) -> TopRaceVocabulary:
         return TopRaceVocabulary(game.cars)
 
-    def key_map(self, game: Game) -> KeyMap:
+    def key_map(self, game: TopRace) -> KeyMap:
         return key_map(game.cars)
 
     def tags(self) -> TagBook[Any]:
@@ -154,7 +154,7 @@ class TopRaceTable(TableSide[Game]):
     def finish_place(self, event: GameEvent) -> int | None:
         return event.place if isinstance(event, CarFinished) else None
 
-    def terminal(self, game: Game, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode | bool,
+    def terminal(self, game: TopRace, profile: Profile, lights: Sequence[RGB], *, colour: ColourMode | bool,
                  width: int) -> tuple[str, list[str]]:
         """The track with the cars and what the strip lights under its spaces; the standings (no hand in them)."""
         from toprace_pi.games.toprace.render.terminal import MIN_WIDTH, render_track  # for a terminal, when asked

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Literal, Union
 
 from toprace_pi.games.toprace.data import load_deck
-from toprace_pi.games.toprace.rules import Game
+from toprace_pi.games.toprace.rules import TopRace
 from toprace_pi.games.toprace.rules.cards import DECK_SIZE, Deck
 from toprace_pi.games.toprace.rules.cars import Car, CarSet
 from toprace_pi.hardware.tags import TagBook, Vocabulary, Walk, record_key
@@ -32,7 +32,7 @@ Identity = Union[CardId, CarId, PitId]
 #: Pit stop cards per seat (each is enrolled to its seat).
 PIT_CARDS_PER_SEAT = 3
 #: The seats a pit stop card may name.
-MAX_SEATS = Game.info.max_players
+MAX_SEATS = TopRace.info.max_players
 UNKNOWN_TAG = "this tag is not enrolled: run toprace-pi enrol cards"
 
 

@@ -9,12 +9,12 @@ from toprace_pi.games.toprace.rules import (
     Breakdown,
     Car,
     ChooseJoker,
-    Game,
     MoveCar,
     Phase,
     PlaceCar,
     ReturnCar,
     Sprint,
+    TopRace,
 )
 from toprace_pi.games.toprace.rules.track import FINISH_ID, Track
 from toprace_pi.games.toprace.table.choices import Choice
@@ -30,20 +30,20 @@ class TableView:
     def __init__(self, profile: Profile) -> None:
         self.profile = profile
 
-    def frame(self, game: Game, choice: Choice | None, now: float) -> list[RGB]:
+    def frame(self, game: TopRace, choice: Choice | None, now: float) -> list[RGB]:
         """The frame of ``game`` (a spectator's view, whose every attribute read costs a lookup: each
         is read once) with ``choice``'s options at time ``now``."""
-        track, board, to_move = game.track, game.board, game.to_move
+        track, board = game.track, game.board
         spaces = {track.space_id(wait.space): dim(car.rgb, GLOW) for car, wait in board.waiting.items()}
         spaces.update({track.space_id(space): car.rgb for car, space in board.at.items()})
         if choice is not None:
             spaces.update(self._options(game, choice, now))
         placements = {n: car.rgb for n, car in enumerate(board.finished, 1)}
-        seats = {to_move: WHITE} if to_move is not None and to_move >= 0 else {}
+        seats = dict.fromkeys(game.decision.seats, WHITE)
         return self.profile.frame_for(spaces, placements, seats)
 
     @staticmethod
-    def _options(game: Game, choice: Choice, now: float) -> dict[str, RGB]:
+    def _options(game: TopRace, choice: Choice, now: float) -> dict[str, RGB]:
         """The spaces on offer glow; the one under the cursor blinks."""
         lit = int(now / BLINK) % 2 == 0
         shown: dict[str, RGB] = {}
@@ -56,7 +56,7 @@ class TableView:
         return shown
 
 
-def _space_of(game: Game, option: object) -> str | None:
+def _space_of(game: TopRace, option: object) -> str | None:
     """The space that stands for ``option`` on the track, if any."""
     if isinstance(option, (MoveCar, ReturnCar)):
         return None if option.to == FINISH_ID else option.to
@@ -66,7 +66,7 @@ def _space_of(game: Game, option: object) -> str | None:
     return game.track.space_id(game.board.at[car]) if car in game.board.at else None
 
 
-def _car_of(game: Game, option: object) -> Car | None:
+def _car_of(game: TopRace, option: object) -> Car | None:
     """The car an option is about: the joker's pick, the car that would sprint or break down."""
     if isinstance(option, ChooseJoker):
         return option.car
@@ -76,7 +76,7 @@ def _car_of(game: Game, option: object) -> Car | None:
     return None
 
 
-def _colour_of(game: Game, option: object) -> RGB:
+def _colour_of(game: TopRace, option: object) -> RGB:
     if isinstance(option, (MoveCar, ReturnCar)):
         return option.car.rgb
     if game.phase is Phase.PLACE_CAR:

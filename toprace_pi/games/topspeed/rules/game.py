@@ -21,7 +21,7 @@ from typing import Any, ClassVar, Self, cast
 from toprace_pi.core.clone import clone
 from toprace_pi.core.game import CHANCE, NOBODY, ChanceOutcomes, Decision, GameInfo, nth_permutation
 from toprace_pi.core.seat_view import SeatView
-from toprace_pi.errors import IllegalActionError
+from toprace_pi.errors import IllegalActionError, SettingsError
 from toprace_pi.games.topspeed.rules import events as ev
 from toprace_pi.games.topspeed.rules.actions import (
     Action,
@@ -109,13 +109,13 @@ class Settings:
 
     def __post_init__(self) -> None:
         if len(set(self.players)) < len(self.players) or not all(self.players):
-            raise IllegalActionError("the players need different names")
+            raise SettingsError("the players need different names")
         if not 2 <= self.laps <= MAX_LAPS:
-            raise IllegalActionError(f"a race has 2 to {MAX_LAPS} laps, not {self.laps}")
+            raise SettingsError(f"a race has 2 to {MAX_LAPS} laps, not {self.laps}")
         if self.race not in RACE_TYPES:
-            raise IllegalActionError(f"the race type is one of {', '.join(RACE_TYPES)}, not {self.race!r}")
+            raise SettingsError(f"the race type is one of {', '.join(RACE_TYPES)}, not {self.race!r}")
         if self.removed and self.race != "custom":
-            raise IllegalActionError("only a custom race names the cards it takes out of the decks")
+            raise SettingsError("only a custom race names the cards it takes out of the decks")
         if self.blank_as or self.blank_replaces:
             self._check_blank_as()
 
@@ -123,13 +123,13 @@ class Settings:
         """The blank card is one thing at a time: a card (one more, or in place of a lost one), or chaotic
         weather."""
         if not self.blank_as:
-            raise IllegalActionError("the blank card replaces a lost card only when that card is named")
+            raise SettingsError("the blank card replaces a lost card only when that card is named")
         try:
             extra_card(self.blank_as)
         except IllegalActionError as exc:
-            raise IllegalActionError(f"the card the blank card plays as: {exc}") from None
+            raise SettingsError(f"the card the blank card plays as: {exc}") from None
         if self.blank_card:
-            raise IllegalActionError("the blank card is either chaotic weather or a card, not both")
+            raise SettingsError("the blank card is either chaotic weather or a card, not both")
 
     def race_deck(self, deck: Deck) -> Deck:
         """``deck`` as this race reads it: the blank card as the card it plays as, if one was agreed."""
@@ -139,7 +139,10 @@ class Settings:
         """The cards each player races with out of ``deck``: those of the race type, with the blank card as
         one card more if it is an extra card (as a replacement it adds none: it is the lost card)."""
         played = deck if self.blank_replaces else self.race_deck(deck)
-        return played.for_race(self.race, self.removed, self.blank_card)
+        try:
+            return played.for_race(self.race, self.removed, self.blank_card)
+        except IllegalActionError as exc:  # the cards these settings take out do not fit the deck
+            raise SettingsError(str(exc)) from None
 
 
 class TopSpeed:
@@ -162,9 +165,9 @@ class TopSpeed:
     def __init__(self, settings: Settings, circuit: Circuit, deck: Deck) -> None:
         count = len(settings.players)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            raise IllegalActionError(f"TOP SPEED is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
+            raise SettingsError(f"TOP SPEED is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
         if circuit.spaces <= count:
-            raise IllegalActionError(f"{circuit.name} has {circuit.spaces} spaces: too few for {count} cars")
+            raise SettingsError(f"{circuit.name} has {circuit.spaces} spaces: too few for {count} cars")
         self.settings, self.circuit, self.deck = settings, circuit, settings.race_deck(deck)
         self.names = tuple(settings.players)
         cards = settings.race_cards(deck)

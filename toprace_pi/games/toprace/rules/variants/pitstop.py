@@ -7,7 +7,7 @@ moments for a pit stop:
 
 1. **Claim.** Once a player's card is resolved and lies on the discard pile,
    every other player with a free pit stop card may claim it. They are asked in
-   turn order from the player after them (``Game.seats_after``: clockwise from
+   turn order from the player after them (``TopRace.seats_after``: clockwise from
    the player's left; in Stocks, the seating order) in phase ``PIT_STOP_CLAIM``
    (actions :class:`ClaimPitStop` or :class:`Pass`); the first to claim gets it, which is
    exactly the rule that the claimant nearest in turn order wins. The card
@@ -77,7 +77,7 @@ from toprace_pi.games.toprace.rules.actions import (
 )
 from toprace_pi.games.toprace.rules.cars import CarSet
 from toprace_pi.games.toprace.rules.events import PitStopClaimed, PitStopCollected, PitStopTaken
-from toprace_pi.games.toprace.rules.game import Game, Phase, handles, legal
+from toprace_pi.games.toprace.rules.game import Phase, TopRace, handles, legal
 from toprace_pi.games.toprace.rules.hands import KnownCards
 from toprace_pi.games.toprace.rules.variants.tips import TipsGame
 
@@ -125,7 +125,7 @@ class CollectPitStop(Action):
         return f"collect {self.number}"
 
 
-class PitStopGame(Game):
+class PitStopGame(TopRace):
     """Top Race with the Pit Stop rule.
 
     The hooks a combined variant may also override (``_begin_race``,

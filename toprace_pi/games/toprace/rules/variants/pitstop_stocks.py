@@ -17,7 +17,7 @@ two classes combined through ``super()``; what the combination changes:
 * **Turn order is the seating order** the offer auctions decided, for every
   pit-stop moment as well: after a card is played the other players are asked
   whether they claim it in seating order from the player's successor, so the
-  earliest in turn order gets it (:meth:`Game.seats_after`).
+  earliest in turn order gets it (:meth:`TopRace.seats_after`).
 * **What a seat sees** (:meth:`StocksGame.view`): its own stocks and hand, and
   the public pit-stop state (box, discard pile, pit stop cards, claimed cards).
 
@@ -67,7 +67,7 @@ from toprace_pi.games.toprace.rules.variants.stocks import PITSTOP_DEAL, StocksG
 
 class PitStopStocksGame(PitStopGame, StocksGame):
     """Stocks with the Pit Stop rule. The method order is PitStopGame, StocksGame,
-    Game: the Pit Stop hooks run first and hand on to the Stocks ones."""
+    TopRace: the Pit Stop hooks run first and hand on to the Stocks ones."""
 
     VARIANT = "pitstop+stocks"
 

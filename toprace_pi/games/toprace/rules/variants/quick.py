@@ -35,7 +35,7 @@ from toprace_pi.games.toprace.rules.auction import AUCTIONS, Auction
 from toprace_pi.games.toprace.rules.cards import MovementCard, SprintBreakdownCard
 from toprace_pi.games.toprace.rules.cars import Car, CarSet
 from toprace_pi.games.toprace.rules.events import CarRevealed
-from toprace_pi.games.toprace.rules.game import CHANCE, Game, Phase, handles, legal
+from toprace_pi.games.toprace.rules.game import CHANCE_SEAT, Phase, TopRace, handles, legal
 from toprace_pi.games.toprace.rules.variants.tips import TipsGame
 
 #: Chance: the start player turns up the car card of the next auction.
@@ -72,7 +72,7 @@ class QuickGame(TipsGame):
         auction = self.auction
         assert auction is not None
         if not auction.done and self.revealed is None:
-            self.phase, self.to_move = REVEAL, CHANCE
+            self.phase, self.to_move = REVEAL, CHANCE_SEAT
             return
         super()._next_auction_step()
 
@@ -127,7 +127,7 @@ class QuickGame(TipsGame):
 
     def takes_part(self, seat: int) -> bool:
         """As in the base game: a player whose cars have all finished moves no more cars."""
-        return Game.takes_part(self, seat)
+        return TopRace.takes_part(self, seat)
 
     def _begin_turn(self) -> None:
         if self._no_car_can_move():

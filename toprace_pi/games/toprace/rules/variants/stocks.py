@@ -114,7 +114,7 @@ from toprace_pi.games.toprace.rules.events import (
     StocksPaid,
     StocksTraded,
 )
-from toprace_pi.games.toprace.rules.game import CHANCE, Game, Phase, handles, legal
+from toprace_pi.games.toprace.rules.game import CHANCE_SEAT, Phase, TopRace, handles, legal
 from toprace_pi.games.toprace.rules.hands import KnownCards
 
 #: Stocks: cards per player and the size of the offer row (the three
@@ -302,7 +302,7 @@ class OfferAuction(Auction):
         return min(range(self.player_count), key=lambda s: (self.owned[s], s))
 
 
-class StocksGame(Game):
+class StocksGame(TopRace):
     """Top Race with Variant B."""
 
     VARIANT = "stocks"
@@ -395,7 +395,7 @@ class StocksGame(Game):
         self.order = auction.seating()
         self.starter = self.turn = self.order[0]
         self.events.append(SeatingOrder(tuple(self.order)))
-        self.phase, self.to_move = GRID, CHANCE
+        self.phase, self.to_move = GRID, CHANCE_SEAT
 
     # --- the starting grid -------------------------------------------------------
 
@@ -580,7 +580,7 @@ class StocksGame(Game):
         snap["stock_rounds"] = self.stock_rounds
         return snap
 
-    SEAT_SECRETS = Game.SEAT_SECRETS | {"stocks"}
+    SEAT_SECRETS = TopRace.SEAT_SECRETS | {"stocks"}
 
     def secrets(self, seat: int) -> dict[str, Any]:
         """A seat's own stocks are its secret (the table never says them)."""

@@ -27,7 +27,7 @@ from toprace_pi.games.toprace.rules.auction import STEP
 from toprace_pi.games.toprace.rules.cards import Deck
 from toprace_pi.games.toprace.rules.cars import Car, CarSet
 from toprace_pi.games.toprace.rules.events import TipRound, TipsSettled
-from toprace_pi.games.toprace.rules.game import Game, Phase, Settings, handles, legal
+from toprace_pi.games.toprace.rules.game import Phase, Settings, TopRace, handles, legal
 from toprace_pi.games.toprace.rules.track import Track
 from toprace_pi.schema import Range, unknown_keys
 
@@ -101,11 +101,11 @@ def settle(tips: list[list[Car]], placements: tuple[Car, ...], table: TipTable) 
     return [sum(table.payout(r, place[car]) for r, car in enumerate(seat_tips)) for seat_tips in tips]
 
 
-class TipsGame(Game):
+class TipsGame(TopRace):
     """Top Race with Variant A."""
 
     VARIANT = "tips"
-    SEAT_SECRETS = Game.SEAT_SECRETS | {"tips"}
+    SEAT_SECRETS = TopRace.SEAT_SECRETS | {"tips"}
 
     def secrets(self, seat: int) -> dict[str, Any]:
         """The tips a seat has noted are its secret until they are revealed."""
