@@ -74,34 +74,34 @@ def ws281x(monkeypatch):
 #: and processes waited on, faults injected write by write. The fast selection (``-m "not slow"``) leaves them
 #: out; the rules, the table and the web server keep quick tests of their own in it.
 SLOW_MODULES = {
-    "test_screen_tells_ok.py": "nine whole games typed on a pseudo-terminal at a reader's pace",
-    "test_human_seat.py": "a person's seat played on a terminal emulator",
-    "test_human_pace.py": "demo games at a speaker's pace",
-    "autorace/test_demo.py": "whole AUTORACE series at human pace, resumed from their journals",
-    "topspeed/test_demo.py": "whole TOP SPEED races at human pace",
-    "test_bots_see_their_seat.py": "the search bots' worlds checked through whole games",
-    "test_search.py": "the search bots playing whole games",
-    "test_splice.py": "journals of whole games spliced line by line",
-    "test_garbage.py": "whole demo games with garbage on the readers",
-    "test_disk_faults.py": "every journal write of whole games failed in turn through strace",
-    "test_kill.py": "tables killed at random moments and restarted",
+    "table/test_screen_tells_ok.py": "nine whole games typed on a pseudo-terminal at a reader's pace",
+    "table/test_human_seat.py": "a person's seat played on a terminal emulator",
+    "games/toprace/test_human_pace.py": "demo games at a speaker's pace",
+    "games/autorace/test_demo.py": "whole AUTORACE series at human pace, resumed from their journals",
+    "games/topspeed/test_demo.py": "whole TOP SPEED races at human pace",
+    "games/toprace/test_bots_see_their_seat.py": "the search bots' worlds checked through whole games",
+    "core/test_search.py": "the search bots playing whole games",
+    "table/test_splice.py": "journals of whole games spliced line by line",
+    "table/test_garbage.py": "whole demo games with garbage on the readers",
+    "table/test_disk_faults.py": "every journal write of whole games failed in turn through strace",
+    "table/test_kill.py": "tables killed at random moments and restarted",
     "web/test_posts.py": "table processes and their followers over real sockets",
     "web/test_abuse.py": "floods and slow clients against a real table, waiting out its timeouts",
-    "test_rulebook_on_tracks.py": "every rulebook example replayed on each of the four boards, and random play",
-    "test_table_config.py": "the example configs checked and their tables run",
-    "test_table_variants.py": "whole variant games through the table's devices",
-    "test_table_bots.py": "tables of bot seats playing whole games",
-    "test_journal.py": "whole games journaled, cut and resumed",
-    "test_demo_journals.py": "whole demo games keeping their journals",
-    "test_custom_track.py": "demo games on track and deck files, replayed from elsewhere",
-    "test_calibrate.py": "the calibration command stopped by signals and resumed",
-    "test_self_test.py": "the self-test lighting every LED and waiting on every button",
-    "test_frames.py": "every frame of a whole game drawn",
-    "test_screen.py": "the demo's screen paced by its keys",
+    "games/toprace/test_rulebook_on_tracks.py": "every rulebook example replayed on all four boards, and random play",
+    "table/test_table_config.py": "the example configs checked and their tables run",
+    "games/toprace/test_table_variants.py": "whole variant games through the table's devices",
+    "table/test_table_bots.py": "tables of bot seats playing whole games",
+    "table/test_journal.py": "whole games journaled, cut and resumed",
+    "table/test_demo_journals.py": "whole demo games keeping their journals",
+    "games/toprace/test_custom_track.py": "demo games on track and deck files, replayed from elsewhere",
+    "hardware/test_calibrate.py": "the calibration command stopped by signals and resumed",
+    "table/test_self_test.py": "the self-test lighting every LED and waiting on every button",
+    "games/toprace/test_frames.py": "every frame of a whole game drawn",
+    "table/test_screen.py": "the demo's screen paced by its keys",
     "test_fingerprint.py": "the engines' fingerprints over many whole games",
 }
 #: The modules whose tests kill a table's process (SIGKILL) and restart it.
-KILL_MODULES = {"test_kill.py"}
+KILL_MODULES = {"table/test_kill.py"}
 TESTS = Path(__file__).parent
 
 

@@ -65,7 +65,7 @@ Interpretations (the rulebook leaves these open; decided here):
   of each car, and the tie-break looks at the last race.
 - The rulebook's settlement example prints 60,000 for one Green stock in 6th place
   (10,000 a stock), and so totals 3,550,000 and 3,690,000; by the rule it pays
-  10,000, i.e. 3,500,000 and 3,640,000 (see ``tests/test_stocks.py``).
+  10,000, i.e. 3,500,000 and 3,640,000 (see ``tests/games/toprace/test_stocks.py``).
 - At a real table with hidden hands the offer row still lies face up and must be
   named (``deal hidden offer 46,47,48,9``); a card taken from the row is then known
   to be in that player's hand: no one else may play it, and once that player has

@@ -17,7 +17,7 @@ from toprace_pi.table.journal import load
 from toprace_pi.table.live import open_game
 from toprace_pi.table.tools import calibrate_board
 
-SHIPPED = (Path(__file__).resolve().parent.parent / "toprace_pi" / "games" / "toprace" / "data" / "tracks"
+SHIPPED = (Path(__file__).resolve().parents[3] / "toprace_pi" / "games" / "toprace" / "data" / "tracks"
            / "lake-lane.toml")
 
 

@@ -8,9 +8,10 @@ import random
 import pytest
 from boards import SVG, drawn_pieces, outline, parse, spaces
 
-from autorace.rounds import BOARD, new_game, play_rounds
 from toprace_pi.games.autorace.render.svg import CELL_H, CELL_W, GAP_X, GAP_Y, board_svg, picture, pieces
 from toprace_pi.games.autorace.rules import Autorace
+
+from .rounds import BOARD, new_game, play_rounds
 
 
 def random_series(players: int, games: int, seed: int):

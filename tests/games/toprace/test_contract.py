@@ -29,7 +29,7 @@ from toprace_pi.hardware.buttons import DEFAULT_PINS
 from toprace_pi.table.config import TableConfig
 from toprace_pi.table.modes import Choice
 
-VARIANTS_DIR = Path(__file__).resolve().parent.parent / "toprace_pi" / "games" / "toprace" / "rules" / "variants"
+VARIANTS_DIR = Path(__file__).resolve().parents[3] / "toprace_pi" / "games" / "toprace" / "rules" / "variants"
 TRACK = straight(20)
 
 

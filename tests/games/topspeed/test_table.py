@@ -1,7 +1,7 @@
 """TOP SPEED at the table with virtual decks: the table's own shuffles, the turn by the buttons,
 what is said, what UNDO takes back and why not, and the LED frames on a fake clock.
 
-A race here is set up with the grid and the decks in a known order (tests/topspeed/helpers.py),
+A race here is set up with the grid and the decks in a known order (tests/games/topspeed/helpers.py),
 so the cards drawn are those a test stacks; the controller is the real one."""
 
 from __future__ import annotations

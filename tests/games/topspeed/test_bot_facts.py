@@ -31,8 +31,7 @@ from toprace_pi.games.topspeed.bots.sensible import (
 )
 from toprace_pi.games.topspeed.rules import Draw, HiddenShuffle, Pass, PitStop, Settings, Shuffle, TopSpeed
 
-from .helpers import CIRCUIT, DECK, NAMES, place, play, race, stack
-from .test_properties import RULES
+from .helpers import CIRCUIT, DECK, NAMES, RULES, place, play, race, stack
 
 
 def states(seed: int, rules: dict, hidden: bool = False):

@@ -15,7 +15,8 @@ from support.cli import run
 from toprace_pi.core import registry
 from toprace_pi.games.topspeed.render.svg import TRACK_WIDTH, board_svg, on_the_grid, pieces
 from toprace_pi.games.topspeed.rules import Circuit, Settings, TopSpeed
-from topspeed.helpers import CIRCUIT, DECK, NAMES, race
+
+from .helpers import CIRCUIT, DECK, NAMES, race
 
 #: Kinds of action a random race favours, so that its cars go round (random pit stops keep them near the line).
 MOVING_ON = ("Draw", "DrawCard", "Leave", "Pass")

@@ -12,11 +12,8 @@ import pytest
 from toprace_pi.games.topspeed.bots import make_bot
 from toprace_pi.games.topspeed.rules import Settings, TopSpeed, card_of
 
-from .helpers import CIRCUIT, DECK, NAMES, conserved
+from .helpers import CIRCUIT, DECK, NAMES, RULES, conserved
 
-RULES = [{}, {"race": "wet"}, {"qualifying": True}, {"fastest_lap": True}, {"kers": True}, {"blank_card": True},
-         {"race": "wet", "qualifying": True, "fastest_lap": True, "kers": True, "blank_card": True},
-         {"race": "custom", "removed": ("4", "4"), "blank_as": "safety_car", "kers": True}]
 CASES = [(seed, rules) for seed in range(4) for rules in RULES]
 
 

@@ -25,7 +25,7 @@ from toprace_pi.table import demo as table_demo
 from toprace_pi.table.journal import load
 from toprace_pi.table.screen import DemoScreen
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 KEYBOARD_CARD = f"tag {KEY_UID.hex()} on discard"
 
 

@@ -12,11 +12,12 @@ from dataclasses import replace
 
 import pytest
 
-from autorace.rounds import ASKED_NOT, BOARD, NAMES, B, new_game, of_kind, play_round, play_rounds
 from toprace_pi.errors import IllegalActionError, SettingsError
 from toprace_pi.games.autorace.rules import BANNER, Autorace, Choose, Phase, Reveal, Settings
 from toprace_pi.games.autorace.rules import events as ev
 from toprace_pi.games.autorace.rules.game import STALLED_ROUNDS
+
+from .rounds import ASKED_NOT, BOARD, NAMES, B, new_game, of_kind, play_round, play_rounds
 
 A_, B_, C_, D_ = 0, 1, 2, 3
 CAPITAL = 32

@@ -23,7 +23,7 @@ from toprace_pi.hardware.profile import Profile, default_profile
 from toprace_pi.hardware.strip import SimulatedStrip
 
 DARK = (0, 0, 0)
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

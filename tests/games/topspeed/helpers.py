@@ -98,3 +98,10 @@ def conserved(game: TopSpeed) -> bool:
         len(game.decks[s]) + len(game.rows[s]) + len(game.discards[s]) + len(game.damage[s])
         + (game.kept[s] is not None) + (game.drawn[s] is not None) == game.deck_size
         for s in range(len(game.names)))
+
+
+#: Sets of rules the property tests and the bots' facts play under: the basic race, each advanced rule alone,
+#: all of them, and a custom race.
+RULES = [{}, {"race": "wet"}, {"qualifying": True}, {"fastest_lap": True}, {"kers": True}, {"blank_card": True},
+         {"race": "wet", "qualifying": True, "fastest_lap": True, "kers": True, "blank_card": True},
+         {"race": "custom", "removed": ("4", "4"), "blank_as": "safety_car", "kers": True}]

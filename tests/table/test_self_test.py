@@ -19,7 +19,7 @@ from toprace_pi.table import selftest
 from toprace_pi.table.config import parse_config
 from toprace_pi.table.selftest import self_test
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: What a Python object's repr looks like in a message: never printed.
 REPR = re.compile(r"<\w[^>]* at 0x|PosixPath\(|object at|\w+Error\(")
 ON_A_PI = Path("/proc/device-tree/model").is_file() and "Raspberry Pi" in Path("/proc/device-tree/model").read_text()

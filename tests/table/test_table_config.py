@@ -20,7 +20,7 @@ from toprace_pi.hardware.strip import StripSettings
 from toprace_pi.table.config import load_config, parse_config
 from toprace_pi.table.run import RETRY, ReaderSlot, StripSlot
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: One complete example configuration a game, by the game's name.
 EXAMPLES = {"toprace": ROOT / "config.example.toml", "autorace": ROOT / "examples" / "autorace.config.toml",
             "topspeed": ROOT / "examples" / "topspeed.config.toml"}
@@ -251,9 +251,7 @@ def test_a_strip_that_fails_is_written_again_when_it_recovers(caplog):
 
 
 def test_the_example_configuration_loads():
-    from pathlib import Path
-
-    config = load_config(Path(__file__).parent.parent / "config.example.toml")
+    config = load_config(ROOT / "config.example.toml")
     assert config.readers[0].kind == "pn532" and config.sound.buzzer == 12
 
 

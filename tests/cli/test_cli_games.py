@@ -16,7 +16,7 @@ from support.cli import run
 
 from toprace_pi.core import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SERIES = ["simulate", "--game", "autorace", "--players", "5", "--games", "3", "--boost", "32", "--bots", "sensible",
           "--seed", "4"]
 
