@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from crowds import answers, connections, crowd_memory, table_process  # noqa: E402
+from crowds import answers, connections, crowd_memory, paced, table_process  # noqa: E402
 
 from toprace_pi.web.connections import HEADER_WITHIN, bounds  # noqa: E402
 
@@ -64,10 +64,7 @@ def idle(folder: Path, count: int) -> bool:
 
 def slow(folder: Path, count: int) -> bool:
     with table_process(folder, open_files=UNIT_LIMIT) as table:
-        crowd = []
-        while len(crowd) < count:  # a few at a time, each few taken in before the next
-            crowd += connections(table, min(16, count - len(crowd)))
-            time.sleep(0.05)
+        crowd = paced(table, count)
         for sock in crowd:
             sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")
         time.sleep(HEADER_WITHIN + 3.0)

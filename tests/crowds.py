@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from toprace_pi.web.connections import BACKLOG
+
 ROOT = Path(__file__).resolve().parents[1]
 #: Seconds a table may take to serve its pages after it was started.
 STARTS_WITHIN = 60.0
@@ -146,6 +148,17 @@ def connections(table: TableProcess, count: int) -> list[socket.socket]:
     for sock in crowd:
         assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR) == 0
         sock.setblocking(True)
+    return crowd
+
+
+def paced(table: TableProcess, count: int) -> list[socket.socket]:
+    """``count`` connections opened a few at a time, each few taken in by the table before the next: the
+    kernel's queue of connections not yet taken in holds only BACKLOG, and one it drops a connection from
+    (while the client believes it open) the table never sees until the client speaks."""
+    crowd: list[socket.socket] = []
+    while len(crowd) < count:
+        crowd += connections(table, min(BACKLOG // 2, count - len(crowd)))
+        time.sleep(0.05)
     return crowd
 
 

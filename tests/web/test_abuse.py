@@ -11,9 +11,9 @@ import socket
 import time
 from collections import Counter
 
-from crowds import TableProcess, answers, connections, crowd_memory, table_process
+from crowds import answers, connections, crowd_memory, paced, table_process
 
-from toprace_pi.web.connections import BACKLOG, HEADER_WITHIN, bounds
+from toprace_pi.web.connections import HEADER_WITHIN, bounds
 
 #: Seconds a closing may come after it is due (a loaded machine, the loop's timer).
 SLACK = 3.0
@@ -73,17 +73,6 @@ def test_connections_beyond_the_bound_are_refused_well_below_the_open_files_limi
         for sock in idle:
             sock.close()
     assert "out of system resource" not in log and len(log) < 1000, log[:3000]
-
-
-def paced(table: TableProcess, count: int) -> list[socket.socket]:
-    """``count`` connections opened a few at a time, each few taken in by the table before the next: the
-    kernel's queue of connections not yet taken in holds only BACKLOG, and one it drops a connection from
-    (while the client believes it open) the table never sees until the client speaks."""
-    crowd: list[socket.socket] = []
-    while len(crowd) < count:
-        crowd += connections(table, min(BACKLOG // 2, count - len(crowd)))
-        time.sleep(0.05)
-    return crowd
 
 
 def closing_times(crowd: list[socket.socket], start: float, within: float) -> list[float | None]:
